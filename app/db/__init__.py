@@ -1,0 +1,1 @@
+"""Database layer: models (metadata for Alembic), URL helpers, pool, embedded server."""

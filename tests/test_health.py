@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+from litestar.testing import AsyncTestClient
+
+from app.asgi import create_app
+from app.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_health_is_200_when_the_database_answers(settings: Settings) -> None:
+    async with AsyncTestClient(app=create_app(settings)) as client:
+        response = await client.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok"}
+
+
+async def test_health_is_503_when_the_database_is_unreachable(settings: Settings) -> None:
+    unreachable = settings.replace(database_url=f"postgresql://postgres@127.0.0.1:{free_port()}/x")
+    async with AsyncTestClient(app=create_app(unreachable)) as client:
+        response = await client.get("/health")
+    assert response.status_code == 503
+    assert response.json()["database"] == "unreachable"
+
+
+def test_relay_serve_answers_health_over_http(database_url: str) -> None:
+    port = free_port()
+    env = {**os.environ, "RELAY_DATABASE_URL": database_url, "RELAY_API_PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None, "relay serve exited"
+                assert time.monotonic() < deadline, "relay serve did not answer in 30 s"
+                time.sleep(0.2)
+        assert response.status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
