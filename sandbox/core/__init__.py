@@ -1,0 +1,1 @@
+"""Shared building blocks of the sandbox upstream (stable API for resource plug-ins)."""
