@@ -1,0 +1,130 @@
+"""Query parameters shared by many routes: timestamps and the default date window.
+
+The spec lets every date parameter be ``YYYY-MM-DD HH:MM:SS`` or ISO 8601 (UTC), with a
+``T`` separator normalised to a space, and gives most windows the same defaults: two years
+before now, and the end of today, UTC. This module is the one place that knows those rules,
+so every route (live or store-served) parses dates the same way:
+
+- ``parse_timestamp(name, raw)``: one value -> an aware UTC ``datetime`` (400 naming
+  ``name`` when it cannot be read);
+- ``DateWindow``: a (start, end) pair with the spec's defaults, made by the
+  ``date_window`` dependency, which declares ``start_date`` and ``end_date`` once for
+  the OpenAPI schema of every route that uses it;
+- ``upstream_timestamp(dt)``: the normalised ``YYYY-MM-DD HH:MM:SS`` form sent upstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+
+from litestar.di import Provide
+from litestar.exceptions import ValidationException
+from litestar.params import Parameter
+
+#: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
+TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
+
+#: "Two years ago" as a fixed length, so a window's start does not depend on leap days.
+DEFAULT_WINDOW = timedelta(days=730)
+
+_BARE_DATE_LENGTH = len("YYYY-MM-DD")
+
+
+def bad_parameter(name: str, rule: str, source: str = "query") -> ValidationException:
+    """The 400 for a parameter that breaks a rule the signature cannot express.
+
+    The same exception, with the same ``extra`` shape, that Litestar raises for a failed
+    signature check (bounds, enumerations), so the one error handler renders both alike
+    and names the parameter.
+    """
+    return ValidationException(
+        detail=f"{name}: {rule}", extra=[{"key": name, "message": rule, "source": source}]
+    )
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def end_of_day(moment: datetime) -> datetime:
+    """The last whole second of ``moment``'s UTC day (the spec's "end of today")."""
+    return datetime.combine(moment.astimezone(UTC).date(), time(23, 59, 59), tzinfo=UTC)
+
+
+def parse_timestamp(name: str, raw: str, *, end: bool = False) -> datetime:
+    """Read one date parameter as an aware UTC datetime, to the second.
+
+    Accepts ``YYYY-MM-DD HH:MM:SS``, ISO 8601 with ``T`` (``Z``, an offset or none; none
+    means UTC) and a bare ``YYYY-MM-DD``, which means the day's first second, or its last
+    when ``end`` is set (so ``end_date=2024-05-31`` includes the whole of the 31st).
+    """
+    text = raw.strip()
+    try:
+        if len(text) == _BARE_DATE_LENGTH:
+            day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
+            return end_of_day(day) if end else day
+        # fromisoformat takes the space separator and "Z" (Python 3.11+): the T is normalised
+        # by parsing both forms into the same value.
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise bad_parameter(name, TIMESTAMP_RULE) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0)
+
+
+def upstream_timestamp(moment: datetime) -> str:
+    """The one form we send upstream: ``YYYY-MM-DD HH:MM:SS`` in UTC (``T`` normalised)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@dataclass(frozen=True, slots=True)
+class DateWindow:
+    """A closed interval of UTC moments, to the second."""
+
+    start: datetime
+    end: datetime
+
+    @classmethod
+    def parse(
+        cls,
+        start_raw: str | None,
+        end_raw: str | None,
+        *,
+        now: datetime,
+        start_name: str = "start_date",
+        end_name: str = "end_date",
+    ) -> DateWindow:
+        """Both ends, defaulted as the spec says (two years ago; end of today, UTC)."""
+        start = parse_timestamp(start_name, start_raw) if start_raw else now - DEFAULT_WINDOW
+        end = parse_timestamp(end_name, end_raw, end=True) if end_raw else end_of_day(now)
+        if end < start:
+            raise bad_parameter(end_name, f"must not be before {start_name}")
+        return cls(start.replace(microsecond=0), end)
+
+    def upstream(self) -> dict[str, str]:
+        """Both ends in the upstream's form, keyed by our parameter names."""
+        return {"start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
+
+
+_START_DOC = "Earliest moment (UTC). " + TIMESTAMP_RULE + ". Default: two years ago."
+_END_DOC = "Latest moment (UTC). " + TIMESTAMP_RULE + ". Default: the end of today."
+
+
+def provide_date_window(clock: Callable[[], datetime] = utc_now) -> Provide:
+    """A Litestar dependency that declares ``start_date``/``end_date`` and returns a DateWindow.
+
+    Declared once here, so each route that takes the window documents and validates it the
+    same way: ``dependencies={"window": provide_date_window()}`` and a ``window: DateWindow``
+    handler parameter.
+    """
+
+    def date_window(
+        start_date: str | None = Parameter(default=None, description=_START_DOC),
+        end_date: str | None = Parameter(default=None, description=_END_DOC),
+    ) -> DateWindow:
+        return DateWindow.parse(start_date or None, end_date or None, now=clock())
+
+    return Provide(date_window, sync_to_thread=False)

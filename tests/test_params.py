@@ -1,0 +1,61 @@
+"""The shared date parameters: accepted forms, the T normalisation, defaults and 400s."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from litestar.exceptions import ValidationException
+
+from app.params import DateWindow, parse_timestamp, upstream_timestamp
+
+NOW = datetime(2026, 5, 1, 10, 30, 15, 123456, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2025-01-02 03:04:05",
+        "2025-01-02T03:04:05",
+        "2025-01-02T03:04:05Z",
+        "2025-01-02T03:04:05+00:00",
+        "2025-01-02T05:04:05+02:00",
+        "2025-01-02T03:04:05.999",
+    ],
+)
+def test_every_accepted_form_reads_as_the_same_utc_second(raw: str) -> None:
+    assert parse_timestamp("start_date", raw) == datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def test_t_separator_is_normalised_to_a_space_upstream() -> None:
+    moment = parse_timestamp("end_date", "2025-01-02T03:04:05Z")
+    assert upstream_timestamp(moment) == "2025-01-02 03:04:05"
+
+
+def test_bare_date_is_the_first_second_or_the_last_for_an_end() -> None:
+    assert parse_timestamp("start_date", "2025-01-02") == datetime(2025, 1, 2, tzinfo=UTC)
+    assert parse_timestamp("end_date", "2025-01-02", end=True) == datetime(
+        2025, 1, 2, 23, 59, 59, tzinfo=UTC
+    )
+
+
+def test_window_defaults_are_two_years_ago_and_the_end_of_today() -> None:
+    window = DateWindow.parse(None, None, now=NOW)
+    assert window.upstream() == {
+        "start_date": "2024-05-01 10:30:15",
+        "end_date": "2026-05-01 23:59:59",
+    }
+
+
+@pytest.mark.parametrize("raw", ["yesterday", "2025-13-01", "2025-01-02 25:00:00", "1714000000"])
+def test_unreadable_date_is_a_400_naming_the_parameter(raw: str) -> None:
+    with pytest.raises(ValidationException) as caught:
+        DateWindow.parse(raw, None, now=NOW)
+    assert caught.value.status_code == 400
+    assert caught.value.extra[0]["key"] == "start_date"
+
+
+def test_end_before_start_is_a_400_naming_end_date() -> None:
+    with pytest.raises(ValidationException) as caught:
+        DateWindow.parse("2025-03-01", "2025-02-01", now=NOW)
+    assert caught.value.extra[0]["key"] == "end_date"
