@@ -82,6 +82,7 @@ class EarningsLedger:
         self._fans = fan_pool_size(rows)
         self._sub_price = _SUB_PRICES[derive_key(seed, account_id, "price") % len(_SUB_PRICES)]
         self._username = f"creator{account_id}"
+        self._day_sums: dict[tuple[int, int], tuple[int, int, int]] = {}
 
     # --- amounts ---------------------------------------------------------------
     def money(self, lane: int, i: int) -> Money:
@@ -167,3 +168,47 @@ class EarningsLedger:
             return None
         i = self.timelines[lane].index_of_id(row_id)
         return None if i is None else (lane, i)
+
+    # --- aggregates (earnings chart) --------------------------------------------
+    def sums(self, lanes, lo: int, hi: int, now: int) -> tuple[int, int, int]:
+        """(count, net cents, gross cents) of the lanes' rows with lo <= t <= min(hi, now).
+
+        Whole days are cached (amounts never change; only status does), so a long chart
+        generates each row once per process.
+        """
+        hi = min(hi, now)
+        count = net = gross = 0
+        if hi < lo:
+            return 0, 0, 0
+        for lane in lanes:
+            for first, last in _day_pieces(lo, hi):
+                if first % DAY == 0 and last == first + DAY - 1:
+                    key = (lane, first)
+                    part = self._day_sums.get(key)
+                    if part is None:
+                        part = self._day_sums[key] = self._range_sums(lane, first, last)
+                else:
+                    part = self._range_sums(lane, first, last)
+                count += part[0]
+                net += part[1]
+                gross += part[2]
+        return count, net, gross
+
+    def _range_sums(self, lane: int, lo: int, hi: int) -> tuple[int, int, int]:
+        indexes = self.timelines[lane].window(lo, hi)
+        net = gross = 0
+        for i in indexes:
+            m = self.money(lane, i)
+            net += m.net
+            gross += m.gross
+        self.stats["earnings.summed"] += len(indexes)
+        return len(indexes), net, gross
+
+
+def _day_pieces(lo: int, hi: int):
+    """Split [lo, hi] at UTC midnights into (first, last) pieces."""
+    first = lo
+    while first <= hi:
+        last = min(hi, first - first % DAY + DAY - 1)
+        yield first, last
+        first = last + 1
