@@ -15,8 +15,8 @@ so every route (live or store-served) parses dates the same way:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Annotated
 from datetime import UTC, datetime, time, timedelta
 
 from litestar.di import Provide
@@ -113,18 +113,28 @@ _START_DOC = "Earliest moment (UTC). " + TIMESTAMP_RULE + ". Default: two years 
 _END_DOC = "Latest moment (UTC). " + TIMESTAMP_RULE + ". Default: the end of today."
 
 
-def provide_date_window(clock: Callable[[], datetime] = utc_now) -> Provide:
+def provide_date_window() -> Provide:
     """A Litestar dependency that declares ``start_date``/``end_date`` and returns a DateWindow.
 
     Declared once here, so each route that takes the window documents and validates it the
     same way: ``dependencies={"window": provide_date_window()}`` and a ``window: DateWindow``
-    handler parameter.
+    handler parameter. "Now" is ``utc_now()``, looked up per request so tests can pin it.
     """
 
     def date_window(
         start_date: str | None = Parameter(default=None, description=_START_DOC),
         end_date: str | None = Parameter(default=None, description=_END_DOC),
     ) -> DateWindow:
-        return DateWindow.parse(start_date or None, end_date or None, now=clock())
+        return DateWindow.parse(start_date or None, end_date or None, now=utc_now())
 
     return Provide(date_window, sync_to_thread=False)
+
+
+# --- paging parameters ------------------------------------------------------------------
+# Page sizes differ per route (the spec's Limits table), so each route declares its own
+# ``limit`` with these bounds; the default stays in the handler signature, next to it.
+
+Limit50 = Annotated[int, Parameter(ge=1, le=50, description="Page size, 1 to 50.")]
+Limit100 = Annotated[int, Parameter(ge=1, le=100, description="Page size, 1 to 100.")]
+Limit200 = Annotated[int, Parameter(ge=1, le=200, description="Page size, 1 to 200.")]
+Offset = Annotated[int, Parameter(ge=0, description="Rows to skip (offset paging).")]

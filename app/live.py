@@ -1,0 +1,137 @@
+"""Live routes: one upstream call, its payload passed through, and the link to the next page.
+
+Every live route handler does the same three things, each a piece here:
+
+1. ``relay(...)``: make the one upstream call through the shared client and check that the
+   payload has the members we are about to read (``expect``). A payload of another shape
+   is the upstream failing, not our bug: it raises ``UpstreamBadBody`` (-> 424), never a 500;
+2. a paging rule turns the payload into the next page's parameters, or None on the last
+   page: ``offset_next`` (offset paging), ``cursor_next`` (a value taken from the page's
+   last item: the direct-messages date, the notifications id);
+3. ``next_page_url(request, changes)`` writes the next page's relative URL.
+
+The payload itself is never rebuilt: what the upstream sent goes into ``data`` as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from litestar import Request
+
+from app.upstream.client import UpstreamAccount, UpstreamClient
+from app.upstream.errors import UpstreamBadBody
+
+#: A page's next parameters (our names), or None when it was the last page.
+NextParams = dict[str, object] | None
+
+
+async def relay(
+    upstream: UpstreamClient,
+    account: UpstreamAccount | None,
+    path: str,
+    params: Mapping[str, Any] | None = None,
+    *,
+    method: str = "GET",
+    path_params: Mapping[str, object] | None = None,
+    expect: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The one upstream call of a live route; returns the upstream's JSON object untouched.
+
+    ``params`` use the upstream's names; None values are not sent (the client drops them).
+    ``expect`` names the members the route reads (for paging): if the upstream answers
+    with something else, the call failed as far as the caller is concerned.
+    """
+    payload = await upstream.request_json(
+        method, account, path, path_params=path_params, params=params
+    )
+    missing = _missing_members(payload, expect)
+    if missing is not None:
+        raise UpstreamBadBody(
+            f"The upstream platform sent an answer of an unexpected shape (no {missing!r})."
+        )
+    return payload
+
+
+def _missing_members(payload: object, expect: Sequence[str]) -> str | None:
+    """The first expected member a payload lacks ('object' when it is not one at all)."""
+    if not isinstance(payload, dict):
+        return "object"
+    for dotted in expect:
+        node: object = payload
+        for part in dotted.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return dotted
+            node = node[part]
+    return None
+
+
+# --- paging rules ---------------------------------------------------------------------
+
+
+def offset_next(limit: int, offset: int, rows: Sequence[object], has_more: bool) -> NextParams:
+    """Offset paging: the next page starts after the rows this one returned.
+
+    Advancing by the rows received (not by ``limit``) never skips a row if the upstream
+    serves fewer rows than asked for; a page that says "more" but brings no rows cannot
+    advance, so it ends the paging rather than repeating itself forever.
+    """
+    if not has_more or not rows:
+        return None
+    return {"limit": limit, "offset": offset + len(rows)}
+
+
+def cursor_next(
+    limit: int,
+    rows: Sequence[Mapping[str, Any]],
+    has_more: bool,
+    *,
+    param: str,
+    member: str,
+    convert: Callable[[Any], object] = lambda value: value,
+) -> NextParams:
+    """Cursor paging: ``param`` of the next page is ``member`` of this page's last row."""
+    if not has_more or not rows or rows[-1].get(member) is None:
+        return None
+    return {"limit": limit, param: convert(rows[-1][member])}
+
+
+# --- the next page's URL ----------------------------------------------------------------
+
+
+def next_page_url(request: Request, changes: NextParams) -> str | None:
+    """The relative URL (path and query) of the next page, or None when there is none.
+
+    It is the caller's own query with the paging parameters set: the filters the caller
+    chose (``filter``, ``query``, ``type``, dates...) must hold on every page, or page two
+    would answer another question. Values are percent-encoded (a space is ``%20``, a ``+``
+    of a UTC offset ``%2B``), so every value comes back exactly as it was sent.
+    """
+    if changes is None:
+        return None
+    pending = {name: str(value) for name, value in changes.items()}
+    pairs: list[tuple[str, str]] = []
+    for name, value in request.query_params.multi_items():
+        if name in pending:
+            pairs.append((name, pending.pop(name)))
+        elif name not in changes:  # a repeated paging parameter is written once
+            pairs.append((name, value))
+    pairs.extend(pending.items())
+    return f"{request.url.path}?{urlencode(pairs, quote_via=quote, safe='')}"
+
+
+# --- the response -------------------------------------------------------------------------
+
+
+def live_page(request: Request, payload: Any, following: NextParams = None) -> dict[str, Any]:
+    """The envelope of a live route: the upstream payload as ``data``, and the next page.
+
+    (Provisional until the gate's envelope is published: ``_meta`` is the gate's.)
+    """
+    body: dict[str, Any] = {"data": payload}
+    url = next_page_url(request, following)
+    if url is not None:
+        body["_pagination"] = {"next_page": url}
+    return body

@@ -1,0 +1,83 @@
+"""The live-route pieces on their own: next-page URLs, paging rules, payload shape checks."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from litestar import Request, get
+from litestar.testing import create_test_client
+
+from app.live import _missing_members, cursor_next, next_page_url, offset_next
+
+
+def _next_page_for(query: str, changes) -> str | None:
+    """Run next_page_url inside a real request with ``query``."""
+    seen: dict = {}
+
+    @get("/v1/1/things", sync_to_thread=False)
+    def handler(request: Request) -> dict:
+        seen["url"] = next_page_url(request, changes)
+        return {}
+
+    with create_test_client([handler]) as client:
+        client.get("/v1/1/things" + query)
+    return seen["url"]
+
+
+def test_next_page_keeps_the_callers_filters_and_sets_the_paging_parameters() -> None:
+    url = _next_page_for("?filter=unread&limit=5&offset=0", {"limit": 5, "offset": 5})
+    assert urlsplit(url).path == "/v1/1/things"
+    assert sorted(parse_qsl(urlsplit(url).query)) == [("filter", "unread"), ("limit", "5"), ("offset", "5")]
+
+
+def test_next_page_adds_paging_parameters_the_caller_left_to_their_defaults() -> None:
+    assert _next_page_for("", {"limit": 10, "offset": 10}) == "/v1/1/things?limit=10&offset=10"
+
+
+def test_next_page_values_are_percent_encoded_and_come_back_unchanged() -> None:
+    url = _next_page_for("?query=a%26b%20c", {"limit": 10, "end_date": "2025-01-02T03:04:05+00:00"})
+    assert "end_date=2025-01-02T03%3A04%3A05%2B00%3A00" in url
+    assert "query=a%26b%20c" in url
+    query = dict(parse_qsl(urlsplit(url).query))
+    assert query == {"query": "a&b c", "limit": "10", "end_date": "2025-01-02T03:04:05+00:00"}
+
+
+def test_repeated_paging_parameter_is_written_once() -> None:
+    assert _next_page_for("?limit=3&limit=4", {"limit": 3, "offset": 3}) == "/v1/1/things?limit=3&offset=3"
+
+
+def test_no_next_page_without_changes() -> None:
+    assert _next_page_for("?limit=3", None) is None
+
+
+def test_offset_paging_advances_by_the_rows_received() -> None:
+    assert offset_next(10, 20, [1] * 10, True) == {"limit": 10, "offset": 30}
+    assert offset_next(10, 20, [1] * 7, True) == {"limit": 10, "offset": 27}
+
+
+def test_offset_paging_ends_on_the_last_page_or_an_empty_one() -> None:
+    assert offset_next(10, 20, [1] * 10, False) is None
+    assert offset_next(10, 20, [], True) is None
+
+
+def test_cursor_paging_takes_the_last_rows_member() -> None:
+    rows = [{"id": 9}, {"id": 7}]
+    assert cursor_next(2, rows, True, param="from_id", member="id") == {"limit": 2, "from_id": 7}
+    assert cursor_next(2, rows, False, param="from_id", member="id") is None
+    assert cursor_next(2, [{"id": None}], True, param="from_id", member="id") is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "expect", "missing"),
+    [
+        ({"list": [], "hasMore": False}, ("list", "hasMore"), None),
+        ({"list": []}, ("list", "hasMore"), "hasMore"),
+        ([], ("list",), "object"),
+        (None, (), "object"),
+        ({"pagination": {"count": 1}}, ("pagination.count", "pagination.total_count"), "pagination.total_count"),
+        ({"pagination": 3}, ("pagination.count",), "pagination.count"),
+    ],
+)
+def test_payload_shape_check_names_the_first_missing_member(payload, expect, missing) -> None:
+    assert _missing_members(payload, expect) == missing
