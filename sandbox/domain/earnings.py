@@ -82,6 +82,7 @@ class EarningsLedger:
         self._fans = fan_pool_size(rows)
         self._sub_price = _SUB_PRICES[derive_key(seed, account_id, "price") % len(_SUB_PRICES)]
         self._username = f"creator{account_id}"
+        self._fan_ids: dict[int, int] = {}  # fan index -> user id (hashing costs per row)
         self._day_sums: dict[tuple[int, int], tuple[int, int, int]] = {}
 
     # --- amounts ---------------------------------------------------------------
@@ -115,7 +116,7 @@ class EarningsLedger:
         tl = self.timelines[lane]
         t = tl.time_of(i)
         m = self.money(lane, i)
-        user_id = fan_id(self.seed, self.account_id, m.fan)
+        user_id = self.fan_user_id(m.fan)
         return {
             "id": str(tl.id_of(i)),
             "amount": m.gross / 100,
@@ -131,6 +132,12 @@ class EarningsLedger:
             "payoutPendingDays": m.pending_days,
             "user": user_summary(self.seed, user_id),
         }
+
+    def fan_user_id(self, fan: int) -> int:
+        user_id = self._fan_ids.get(fan)
+        if user_id is None:
+            user_id = self._fan_ids[fan] = fan_id(self.seed, self.account_id, fan)
+        return user_id
 
     def description(self, lane: int, m: Money, user_id: int) -> str:
         who = user_link(self.seed, user_id)
