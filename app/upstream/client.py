@@ -332,7 +332,7 @@ class UpstreamClient:
         self._random = random
         self._now = now
         self._retry_after_max = retry_after_max
-        self._gates: dict[int | None, _AccountGate] = {}
+        self._gates: dict[int, _AccountGate] = {}
         #: Totals since start-up, for metrics; per-run counts come from ``track_upstream_calls``.
         self.stats = UpstreamStats()
         read = settings.upstream_read_timeout
@@ -362,7 +362,7 @@ class UpstreamClient:
 
     async def get_json(
         self,
-        account: UpstreamAccount | None,
+        account: UpstreamAccount,
         path_template: str,
         *,
         path_params: Mapping[str, object] | None = None,
@@ -375,7 +375,7 @@ class UpstreamClient:
 
     async def post_json(
         self,
-        account: UpstreamAccount | None,
+        account: UpstreamAccount,
         path_template: str,
         *,
         path_params: Mapping[str, object] | None = None,
@@ -401,7 +401,7 @@ class UpstreamClient:
     async def request_json(
         self,
         method: str,
-        account: UpstreamAccount | None,
+        account: UpstreamAccount,
         path_template: str,
         *,
         path_params: Mapping[str, object] | None = None,
@@ -411,16 +411,16 @@ class UpstreamClient:
     ) -> Any:
         """Make one upstream call (with its retries) and return the decoded JSON body.
 
-        ``account`` None is for account-less paths (trending GIFs): no credential is sent
-        and those calls share one concurrency gate and breaker. ``{account_id}`` in the
-        template is filled from ``account`` unless ``path_params`` gives it.
-        Raises an ``UpstreamError`` subclass.
+        ``account`` gives the credential and the concurrency gate and breaker the call goes
+        through. Account-less paths (``paths.GIFS_TRENDING``) still need a credential: pass
+        any connected account's. ``{account_id}`` in the template is filled from ``account``
+        unless ``path_params`` gives it. Raises an ``UpstreamError`` subclass.
         """
         method = method.upper()
         if idempotent is None:
             idempotent = method in IDEMPOTENT_METHODS
         request = self._build_request(method, account, path_template, path_params, params, json)
-        account_id = account.account_id if account else None
+        account_id = account.account_id
         gate = self._gate(account_id)
         permit = gate.breaker.acquire()
         if permit is Permit.REFUSED:
@@ -461,7 +461,7 @@ class UpstreamClient:
 
     # --- state for tests and metrics ------------------------------------------------
 
-    def breaker_state(self, account_id: int | None) -> BreakerState:
+    def breaker_state(self, account_id: int) -> BreakerState:
         gate = self._gates.get(account_id)
         return gate.breaker.state if gate else BreakerState.CLOSED
 
@@ -470,17 +470,14 @@ class UpstreamClient:
     def _build_request(
         self,
         method: str,
-        account: UpstreamAccount | None,
+        account: UpstreamAccount,
         path_template: str,
         path_params: Mapping[str, object] | None,
         params: Mapping[str, Any] | None,
         json: Any,
     ) -> httpx.Request:
-        filled = {"account_id": account.account_id} if account else {}
-        filled.update(path_params or {})
-        headers: dict[str, str] = {}
-        if account is not None:
-            headers["Authorization"] = f"Bearer {account.token}"
+        filled: dict[str, object] = {"account_id": account.account_id, **(path_params or {})}
+        headers = {"Authorization": f"Bearer {account.token}"}
         content = None
         if json is not None:
             content = msgspec.json.encode(json)
@@ -493,7 +490,7 @@ class UpstreamClient:
             content=content,
         )
 
-    def _gate(self, account_id: int | None) -> _AccountGate:
+    def _gate(self, account_id: int) -> _AccountGate:
         gate = self._gates.get(account_id)
         if gate is None:
             gate = _AccountGate(
@@ -636,7 +633,7 @@ class UpstreamClient:
             f"(circuit open); next try in {wait} s."
         )
 
-    def _breaker_failure(self, breaker: CircuitBreaker, account_id: int | None) -> None:
+    def _breaker_failure(self, breaker: CircuitBreaker, account_id: int) -> None:
         if breaker.record_failure():
             logger.warning(
                 "upstream_circuit_opened",
@@ -647,7 +644,7 @@ class UpstreamClient:
                 },
             )
 
-    def _breaker_success(self, breaker: CircuitBreaker, account_id: int | None) -> None:
+    def _breaker_success(self, breaker: CircuitBreaker, account_id: int) -> None:
         if breaker.state is not BreakerState.CLOSED:
             logger.info("upstream_circuit_closed", extra={"account_id": account_id})
         breaker.record_success()
