@@ -39,6 +39,35 @@ def _optional_str(raw: str) -> str | None:
     return raw.strip() or None
 
 
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(raw: str) -> int:
+    """``90``, ``90s``, ``5m``, ``2h`` or ``22d`` as whole seconds."""
+    text = raw.strip().lower()
+    unit = _DURATION_UNITS.get(text[-1:], None)
+    number = text[:-1] if unit else text
+    if not number.isdigit():
+        raise ValueError(f"{raw!r} is not a duration (e.g. 90s, 5m, 2h, 22d)")
+    return int(number) * (unit or 1)
+
+
+def parse_durations(raw: str) -> dict[str, int]:
+    """``earnings=5m,posts=10m`` as ``{"earnings": 300, "posts": 600}``."""
+    result: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{item!r}: expected resource=duration")
+        result[name.strip()] = parse_duration(value)
+    return result
+
+
+def _durations(raw: str) -> str:
+    parse_durations(raw)  # validate; the field keeps the text (settings stay hashable)
+    return raw.strip()
+
+
 def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None) -> Any:
     """Declare a setting: its default, its description and how to parse its variable."""
     return field(default=default, metadata={"doc": doc, "parse": parse})
@@ -98,10 +127,90 @@ class Settings:
     sandbox_host: str = _setting("127.0.0.1", "Address the sandbox upstream binds to.", str)
     sandbox_port: int = _setting(8700, "Port the sandbox upstream binds to.", int)
     sandbox_seed: int = _setting(7, "Seed of the sandbox's deterministic data.", int)
+    sandbox_epoch: int | None = _setting(
+        None,
+        "Sandbox sizing epoch (unix seconds): an account's configured history ends there. "
+        "Unset: the start of the UTC day the sandbox starts.",
+        int,
+    )
+    sandbox_earnings: int = _setting(3000, "Sandbox earnings rows per account in its history.", int)
+    sandbox_history_days: float = _setting(
+        365.0, "Length of each sandbox account's history (days).", float
+    )
+    sandbox_rate_limit_rps: float = _setting(
+        0.0, "Sandbox requests per second per account before 429 (0: no limit).", float
+    )
+    sandbox_rate_limit_burst: int = _setting(
+        0, "Sandbox rate-limit burst (0: same as the rate).", int
+    )
+    sandbox_latency_ms: int = _setting(0, "Latency the sandbox adds to every request (ms).", int)
+    sandbox_error_rate: float = _setting(0.0, "Fraction of sandbox requests answered 503.", float)
+    sandbox_rate_limit_rate: float = _setting(
+        0.0, "Fraction of sandbox requests answered 429 with Retry-After.", float
+    )
+    sandbox_timeout_rate: float = _setting(
+        0.0, "Fraction of sandbox requests that hang before answering.", float
+    )
+    sandbox_truncate_rate: float = _setting(
+        0.0, "Fraction of sandbox responses whose body is cut mid-way.", float
+    )
+    sandbox_timeout_seconds: float = _setting(
+        30.0, "How long a sandbox timeout fault hangs (seconds).", float
+    )
 
     # --- sync workers ------------------------------------------------------------
     worker_id: str | None = _setting(
         None, "Name this worker leaves on its leases and runs (default host:pid).", _optional_str
+    )
+    sync_intervals: str = _setting(
+        "earnings=5m,chargebacks=15m,payout_requests=15m,posts=10m,tracking_links=30m,"
+        "tracking_link_daily_stats=30m",
+        "Incremental sync interval per resource, as resource=duration pairs (s, m, h, d units); "
+        "resources not named use 10m.",
+        _durations,
+    )
+    sync_lookbacks: str = _setting(
+        "earnings=22d,chargebacks=30d,payout_requests=30d,posts=30d",
+        "Lookback window per resource (resource=duration): each incremental run re-reads this "
+        "much before its cursor, so values that still change (earnings status, chargebacks) "
+        "reach the store. Resources not named use 0 (full-refresh resources need none).",
+        _durations,
+    )
+    sync_lease_seconds: int = _setting(
+        60, "Lease on one (account, resource) task; the holder's heartbeat extends it.", int
+    )
+    sync_page_size: int = _setting(
+        1000, "Rows asked per upstream page (capped by each endpoint's own maximum).", int
+    )
+    sync_prefetch_pages: int = _setting(
+        4, "Pages fetched ahead of the writer per task (memory is about this many pages).", int
+    )
+    sync_tick_seconds: float = _setting(
+        10.0, "How often each worker's clock (APScheduler) enqueues missing sync tasks.", float
+    )
+    sync_poll_seconds: float = _setting(
+        1.0, "How long an idle worker waits before looking for claimable tasks again.", float
+    )
+    sync_worker_concurrency: int = _setting(
+        4, "Tasks (account, resource) one worker process runs at once.", int
+    )
+    sync_backfill_slice_seconds: float = _setting(
+        60.0,
+        "Longest a task holder spends on backfill pages before releasing the task, so the "
+        "incremental sync of the same (account, resource) keeps its interval.",
+        float,
+    )
+    sync_retry_max_seconds: float = _setting(
+        900.0, "Longest wait before a failed task is retried (it doubles per failure).", float
+    )
+    sync_clock: str = _setting(
+        "system",
+        "Where sync reads the upstream's current time: system (the machine clock) or "
+        "sandbox (the sandbox upstream's controllable clock; demo and tests).",
+        str,
+    )
+    backfill_requests_per_second: float = _setting(
+        10.0, "Upstream requests per second one process spends on backfill (0: unpaced).", float
     )
 
     # --- logging -------------------------------------------------------------------
@@ -161,10 +270,35 @@ class Settings:
         for name in positive:
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
+        for rate in ("sandbox_error_rate", "sandbox_rate_limit_rate", "sandbox_timeout_rate", "sandbox_truncate_rate"):
+            if not 0.0 <= getattr(self, rate) <= 1.0:
+                yield f"{env_name(rate)} must be between 0 and 1"
         if self.db_pool_min > self.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
+        for name in ("sync_intervals", "sync_lookbacks"):
+            try:
+                parse_durations(getattr(self, name))
+            except ValueError as exc:
+                yield f"{env_name(name)}: {exc}"
+        if self.sync_clock not in {"system", "sandbox"}:
+            yield f"{env_name('sync_clock')} must be system or sandbox"
+        for name in ("sync_lease_seconds", "sync_page_size", "sync_prefetch_pages",
+                     "sync_tick_seconds", "sync_poll_seconds", "sync_worker_concurrency",
+                     "sync_backfill_slice_seconds", "sync_retry_max_seconds"):
+            if getattr(self, name) <= 0:
+                yield f"{env_name(name)} must be greater than 0"
+        if self.backfill_requests_per_second < 0:
+            yield f"{env_name('backfill_requests_per_second')} must not be negative"
         if self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             yield f"{env_name('log_level')} must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
+
+    def sync_interval(self, resource: str) -> int:
+        """Seconds between two incremental syncs of ``resource``."""
+        return parse_durations(self.sync_intervals).get(resource, 600)
+
+    def sync_lookback(self, resource: str) -> int:
+        """Seconds each incremental sync of ``resource`` re-reads before its cursor."""
+        return parse_durations(self.sync_lookbacks).get(resource, 0)
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -181,3 +315,30 @@ def documented_settings() -> list[tuple[str, str, str]]:
         default = "" if f.default is None else str(f.default)
         rows.append((env_name(f.name), default, f.metadata["doc"]))
     return rows
+
+
+def settings_table_markdown() -> str:
+    """The README's configuration table (``python -m app.settings`` prints it)."""
+    lines = ["| variable | default | meaning |", "|---|---|---|"]
+    for name, default, doc in documented_settings():
+        lines.append(f"| `{name}` | {f'`{default}`' if default else '(unset)'} | {doc} |")
+    return "\n".join(lines)
+
+
+def rewrite_readme_table(readme: Path) -> None:
+    """Replace the table between the README's settings-table markers with the current one."""
+    start, end = "<!-- settings-table:start -->", "<!-- settings-table:end -->"
+    text = readme.read_text()
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{settings_table_markdown()}\n{end}{tail}")
+
+
+if __name__ == "__main__":
+    # `python -m app.settings README.md` refreshes the README; without an argument, prints the table.
+    import sys
+
+    if len(sys.argv) > 1:
+        rewrite_readme_table(Path(sys.argv[1]))
+    else:
+        print(settings_table_markdown())

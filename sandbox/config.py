@@ -1,8 +1,7 @@
 """Sandbox configuration: the Settings fields that exist plus sandbox-only defaults.
 
-``app.settings.Settings`` holds sandbox_host, sandbox_port and sandbox_seed. Everything else
-has a default here and can be changed at run time through the control API (or, for
-``python -m sandbox``, with command-line options).
+Built from ``app.settings.Settings`` (the ``RELAY_SANDBOX_*`` variables); most of it can
+also be changed at run time through the control API, or with ``relay sandbox`` options.
 """
 
 from __future__ import annotations
@@ -45,5 +44,24 @@ class SandboxConfig:
 
     @classmethod
     def from_settings(cls, settings, **overrides) -> SandboxConfig:
-        base = cls(host=settings.sandbox_host, port=settings.sandbox_port, seed=settings.sandbox_seed)
+        faults = FaultRates(
+            latency_ms=settings.sandbox_latency_ms,
+            error_rate=settings.sandbox_error_rate,
+            rate_limit_rate=settings.sandbox_rate_limit_rate,
+            timeout_rate=settings.sandbox_timeout_rate,
+            truncate_rate=settings.sandbox_truncate_rate,
+            timeout_seconds=settings.sandbox_timeout_seconds,
+        )
+        base = cls(
+            host=settings.sandbox_host,
+            port=settings.sandbox_port,
+            seed=settings.sandbox_seed,
+            default_earnings=settings.sandbox_earnings,
+            default_history_days=settings.sandbox_history_days,
+            rate_limit_rps=settings.sandbox_rate_limit_rps,
+            rate_limit_burst=settings.sandbox_rate_limit_burst,
+            faults=faults,
+        )
+        if settings.sandbox_epoch is not None:
+            base = replace(base, epoch=settings.sandbox_epoch)
         return replace(base, **overrides)

@@ -1,3 +1,4 @@
 pytest_plugins = [
+    "tests.fixtures.sandbox",
     "tests.fixtures.database",
 ]

@@ -1,6 +1,5 @@
 import pytest
 
-from tests.fixtures.sandbox import *  # noqa: F403  (until the root conftest registers the plugin)
 
 
 @pytest.fixture(autouse=True)

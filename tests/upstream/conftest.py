@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 import pytest
 
 from app.settings import Settings
-from tests.fixtures.sandbox import *  # noqa: F403
 
 # Each test faults its own accounts, so rules queued by one test never reach another.
 _account_ids = itertools.count(9100)
