@@ -25,6 +25,7 @@ from sandbox.resources.live_common import (
     html_text,
     limit_param,
     newest_visible,
+    numbered_name,
     offset_page,
     offset_param,
     plain_text,
@@ -172,8 +173,8 @@ def chat_lists(sandbox, account_id: int) -> list[ChatList]:
     out = []
     for k in range(count):
         r = Rng(key, k)
-        name = _LIST_NAMES[k % len(_LIST_NAMES)] + ("" if k < len(_LIST_NAMES) else f" {k // len(_LIST_NAMES) + 1}")
-        out.append(ChatList(CHAT_LIST_ID_BASE + k, name, 0.1 + 0.4 * r.random(), r.below(40)))
+        share = 0.1 + 0.4 * r.random()
+        out.append(ChatList(CHAT_LIST_ID_BASE + k, numbered_name(_LIST_NAMES, k), share, r.below(40)))
     return out
 
 

@@ -110,6 +110,12 @@ def html_text(plain: str, r: Rng) -> str:
     return f"<p>{head}!<br />{tail}</p>"
 
 
+def numbered_name(names: Sequence[str], k: int) -> str:
+    """The k-th name of a cycle of names: ``VIP``, ..., then ``VIP 2``, ... (names stay unique)."""
+    lap, position = divmod(k, len(names))
+    return names[position] if lap == 0 else f"{names[position]} {lap + 1}"
+
+
 def media_url(kind: str, media_id: int, variant: str = "full") -> str:
     ext = {"photo": "jpg", "video": "mp4", "gif": "gif", "audio": "mp3"}.get(kind, "jpg")
     return f"{CDN}/media/{media_id}/{variant}.{ext}"

@@ -34,12 +34,9 @@ def gif(seed: int, number: int) -> dict:
     slug = title.lower().replace(" ", "-")
     width, height = r.randint(240, 640), r.randint(180, 480)
     base = f"{GIF_HOST}/media/{gif_id}"
-
-    def scaled(w: int, h: int) -> tuple[str, str]:
-        return str(w), str(h)  # the provider sends sizes as numeric strings
-
-    fh_w, fh_h = scaled(round(width * 200 / height), 200)
-    fw_w, fw_h = scaled(200, round(height * 200 / width))
+    # The provider sends every width and height as a numeric string.
+    fh_w, fh_h = str(round(width * 200 / height)), "200"
+    fw_w, fw_h = "200", str(round(height * 200 / width))
     return {
         "id": gif_id,
         "title": title,

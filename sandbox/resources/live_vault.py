@@ -21,6 +21,7 @@ from sandbox.resources.live_common import (
     limit_param,
     media_url,
     newest_visible,
+    numbered_name,
     offset_page,
     offset_param,
     rate_timeline,
@@ -97,7 +98,7 @@ def vault_lists(sandbox, account_id: int, now: int) -> list[VaultList]:
         out.append(VaultList(VAULT_LIST_ID_BASE + k, kind, name, tuple(counts), True))
     for k in range(sandbox.profile(account_id).size("vault_lists", DEFAULT_CUSTOM_LISTS)):
         r = Rng(key, 100 + k)
-        name = _CUSTOM_NAMES[k % len(_CUSTOM_NAMES)] + ("" if k < len(_CUSTOM_NAMES) else f" {k // len(_CUSTOM_NAMES) + 1}")
+        name = numbered_name(_CUSTOM_NAMES, k)
         counts = (r.randint(0, 40), r.randint(0, 120), r.randint(0, 5), r.randint(0, 3))
         out.append(VaultList(VAULT_LIST_ID_BASE + 100 + k, "custom", name, counts, False))
     return out
@@ -124,7 +125,8 @@ def vault_list_item(vl: VaultList) -> dict:
 @get(paths.route(paths.VAULT_MEDIA_PROCESSING), sync_to_thread=False)
 def media_processing(account_id: int, sandbox: object, now: int) -> dict:
     tl = uploads_timeline(sandbox, account_id)
-    return {"list": [processing_item(sandbox.seed, account_id, tl, i) for i in processing_indexes(sandbox, account_id, tl, now)]}
+    converting = processing_indexes(sandbox, account_id, tl, now)
+    return {"list": [processing_item(sandbox.seed, account_id, tl, i) for i in converting]}
 
 
 @get(paths.route(paths.VAULT_LISTS), sync_to_thread=False)
