@@ -6,12 +6,44 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
 
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
+from app.errors import exception_handlers
+from app.gate import StatusRecorder, gate_dependencies, gate_guard, gate_middleware, install_gate
 from app.logging import configure_logging
 from app.routes import route_handlers
 from app.settings import Settings
+from app.upstream.client import UpstreamClient
+
+API_DESCRIPTION = """Relays and aggregates the data of connected creator-platform accounts.
+
+Every route under `/v1/` needs an API key (`Authorization: Bearer <key>` or `X-API-Key: <key>`)
+whose role grants the route's permission (named in each operation's description). Successes
+answer the envelope (`data`, `_pagination`, `_meta`); errors answer `{"error", "code"}`.
+Checks run in this order: authentication (401), rate limit (429), permission (403),
+account (404), validation (400, 413), credits (402), then the handler (424 when the upstream
+fails). 401 and 429 cost 0 credits; everything else costs 1."""
+
+
+def openapi_config() -> OpenAPIConfig:
+    """The schema at /docs/openapi.json and the interactive page at /docs (no key needed)."""
+    return OpenAPIConfig(
+        title="Creator Relay API",
+        version="1",
+        description=API_DESCRIPTION,
+        path="/docs",
+        render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
+        components=Components(
+            security_schemes={
+                "BearerAuth": SecurityScheme(type="http", scheme="bearer"),
+                "ApiKeyAuth": SecurityScheme(type="apiKey", name="X-API-Key", security_scheme_in="header"),
+            }
+        ),
+    )
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -25,15 +57,27 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # Do not wait for the database: the API starts and /health reports 503 until it answers.
         await pool.open(wait=False)
         app.state.pool = pool
+        app.state.ledger_statuses = StatusRecorder(pool)
+        app.state.ledger_statuses.start()
         try:
-            yield
+            async with UpstreamClient(settings) as upstream:
+                app.state.upstream = upstream
+                yield
         finally:
+            await app.state.ledger_statuses.close()
             await pool.close()
 
     app = Litestar(
         route_handlers=route_handlers(),
         lifespan=[lifespan],
+        middleware=[gate_middleware],
+        guards=[gate_guard],
+        dependencies=gate_dependencies(),
+        exception_handlers=exception_handlers(),
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=openapi_config(),
         debug=False,
     )
     app.state.settings = settings
+    install_gate(app)
     return app

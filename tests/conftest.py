@@ -1,4 +1,5 @@
 pytest_plugins = [
     "tests.fixtures.sandbox",
     "tests.fixtures.database",
+    "tests.fixtures.api",
 ]

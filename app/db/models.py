@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     ForeignKey,
     Identity,
@@ -34,15 +35,46 @@ class Organization(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
     name: Mapped[str] = mapped_column(Text, unique=True)
-    # Prepaid credits; every metered request past authentication spends one.
+    # Prepaid credits; every metered request past authentication spends one while any are
+    # left (it never goes below zero; see docs/api-decisions.md, "402").
     credit_balance: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     limit_minute: Mapped[int] = mapped_column(Integer)
     limit_day: Mapped[int] = mapped_column(Integer)
+    # The current fixed UTC windows and the requests counted in them. They live on the
+    # organization row so that the gate's one UPDATE of that row checks and counts both
+    # windows and the balance atomically (the row lock serializes an organization's
+    # requests across every API process). Past windows are in the ledger.
+    minute_window: Mapped[datetime | None]
+    minute_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    day_window: Mapped[datetime | None]
+    day_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # Whether the last metered request's credit came off the balance. PostgreSQL 15's
+    # RETURNING sees only the new row, so the gate's UPDATE records the old balance's
+    # verdict here to return it (it goes into that request's ledger row).
+    last_charge_debited: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = created_at_column()
 
     __table_args__ = (
         CheckConstraint("limit_minute > 0 AND limit_day > 0", name="positive_limits"),
+        CheckConstraint("credit_balance >= 0", name="balance_not_negative"),
     )
+
+
+class CreditGrant(Base):
+    """Credits added to an organization's balance (``relay credits add``): the audit trail
+    that makes ``balance = sum(grants) - debited ledger rows`` checkable."""
+
+    __tablename__ = "credit_grants"
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    organization_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
+    amount: Mapped[int] = mapped_column(BigInteger)
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = created_at_column()
+
+    __table_args__ = (CheckConstraint("amount > 0", name="positive_amount"),)
 
 
 class Permission(Base):
@@ -111,21 +143,6 @@ class Account(Base):
     )
 
 
-class UsageCounter(Base):
-    """Requests counted per organization in one fixed UTC window (a minute or a day)."""
-
-    __tablename__ = "usage_counters"
-
-    organization_id: Mapped[int] = mapped_column(
-        BigInteger, ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
-    )
-    granularity: Mapped[str] = mapped_column(Text, primary_key=True)
-    window_start: Mapped[datetime] = mapped_column(primary_key=True)
-    used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
-
-    __table_args__ = (CheckConstraint("granularity IN ('minute', 'day')", name="known_granularity"),)
-
-
 class UsageLedger(Base):
     """One row per metered request."""
 
@@ -142,8 +159,16 @@ class UsageLedger(Base):
     account_id: Mapped[int | None] = mapped_column(BigInteger)
     method: Mapped[str] = mapped_column(Text)
     route: Mapped[str] = mapped_column(Text)
-    status: Mapped[int] = mapped_column(SmallInteger)
+    # The response's status. The gate writes the row before the handler runs; statuses it
+    # decides itself (403, 404 for a foreign account) are written at once, the others
+    # after the response, in batches (NULL until then; see app/gate/metering.py).
+    status: Mapped[int | None] = mapped_column(SmallInteger)
+    # Credits the request used: 1 for every metered request (the spec's charge).
     credits: Mapped[int] = mapped_column(SmallInteger)
+    # Whether that credit came off the balance (false once the balance is spent: the 402s,
+    # and the errors that outrank 402 in the check order).
+    debited: Mapped[bool] = mapped_column(Boolean)
+    # The time the request was counted at; its minute and day are the windows it used.
     created_at: Mapped[datetime] = created_at_column()
 
     __table_args__ = (Index(None, "organization_id", "created_at"),)

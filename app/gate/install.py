@@ -1,0 +1,174 @@
+"""Wiring the gate into an app: route checks, the post-validation step, OpenAPI, dependencies.
+
+``install_gate(app)`` runs once in ``create_app`` after the routes are registered:
+
+- every route under ``/v1/`` must declare a known permission in its ``opt``, or the app
+  refuses to start (a route cannot be added outside the gate by forgetting it);
+- each gated handler's function is wrapped by ``_after_validation``. Litestar calls the
+  handler function only after it has parsed and validated every parameter (400) and read
+  a declared body (413), so the wrapper is the one place that runs after validation and
+  before the handler: it enforces the body limit for handlers that do not read the body,
+  refuses with 402 when the request's credit did not come off the balance, and after the
+  handler puts ``_meta`` into the envelope;
+- the OpenAPI operation of each gated route gets its permission (in its description), the
+  security schemes and the error responses.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import ImproperlyConfiguredException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.routes import HTTPRoute
+
+from app.envelope import as_envelope
+from app.errors import ApiError
+from app.gate.state import PERMISSION_OPT, current_gate
+from app.permissions import PERMISSIONS
+from app.upstream.client import UpstreamAccount, UpstreamClient
+
+GATED_PREFIX = "/v1/"
+_WRAPPED = "__relay_gated__"
+
+
+class ErrorBody(msgspec.Struct):
+    """Every error: a message and a stable machine-readable code. Never the envelope."""
+
+    error: str
+    code: str
+
+
+#: The errors every gated route may answer, in the order the gate checks them.
+ERROR_RESPONSES: dict[int, str] = {
+    401: "Missing, invalid or revoked API key. 0 credits.",
+    429: "The organization's minute or day window is full; see Retry-After. 0 credits.",
+    403: "The key's role does not grant this route's permission. 1 credit.",
+    404: "Unknown account for this organization (or an unknown resource). 1 credit.",
+    400: "A query value breaks its rule (type, range, enumeration, exclusion). 1 credit.",
+    413: "The request body is larger than the documented limit. 1 credit.",
+    402: "The organization's credit balance is spent. 1 credit (not debited).",
+    424: "The upstream platform failed or rejected the account's credentials. 1 credit.",
+    500: "Internal error (no details). 1 credit.",
+}
+
+
+# --- the post-validation step --------------------------------------------------------
+
+
+async def _enforce_body_limit(request: Request) -> None:
+    """Read a body the handler may not read, so the size limit holds on every route.
+
+    ``Request.body()`` raises 413 past the app's ``request_max_body_size``, by the
+    announced length or by the bytes actually streamed; it caches what it read.
+    """
+    headers = request.headers
+    if "content-length" in headers or "transfer-encoding" in headers:
+        await request.body()
+
+
+def _after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if not inspect.iscoroutinefunction(fn):
+        raise ImproperlyConfiguredException(f"gated handler {fn.__qualname__} must be async")
+
+    @functools.wraps(fn)
+    async def gated(*args: Any, **kwargs: Any) -> Any:
+        state = current_gate()
+        assert state.request is not None and state.result is not None
+        await _enforce_body_limit(state.request)
+        if not state.result.debited:
+            raise ApiError(
+                402, "the organization's credit balance is spent; add credits", "credits_exhausted"
+            )
+        envelope = as_envelope(await fn(*args, **kwargs))
+        envelope.meta = state.result.meta()
+        return envelope
+
+    setattr(gated, _WRAPPED, True)
+    return gated
+
+
+# --- route checks and OpenAPI ------------------------------------------------------------
+
+
+def _declared_permission(path: str, handler: Any) -> str | None:
+    permission = handler.opt.get(PERMISSION_OPT)
+    # Litestar answers OPTIONS on every path itself (no data, no key needed).
+    automatic_options = handler.http_methods == {"OPTIONS"}
+    if permission is None and path.startswith(GATED_PREFIX) and not automatic_options:
+        raise ImproperlyConfiguredException(
+            f"route {path} declares no permission: add opt={{'permission': ...}}"
+        )
+    if permission is not None and permission not in PERMISSIONS:
+        raise ImproperlyConfiguredException(f"route {path} names unknown permission {permission!r}")
+    return permission
+
+
+def _document(handler: Any, permission: str) -> None:
+    note = f"Permission: `{permission}`."
+    description = handler.description or inspect.getdoc(handler.fn) or ""
+    if note not in description:
+        handler.description = f"{description}\n\n{note}".strip()
+    handler.security = [{"BearerAuth": []}, {"ApiKeyAuth": []}]
+    handler.responses = {
+        **{
+            status: ResponseSpec(data_container=ErrorBody, description=text)
+            for status, text in ERROR_RESPONSES.items()
+            if status != 413 or handler.http_methods & {"POST", "PUT", "PATCH"}
+        },
+        **(handler.responses or {}),
+    }
+
+
+def gated_handlers(app: Litestar) -> list[tuple[str, Any]]:
+    """(path, handler) of every gated route handler of the app."""
+    found = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler in route.route_handlers:
+            if _declared_permission(route.path, handler) is not None:
+                found.append((route.path, handler))
+    return found
+
+
+def install_gate(app: Litestar) -> None:
+    for _, handler in gated_handlers(app):
+        if not getattr(handler.fn, _WRAPPED, False):
+            handler._fn = _after_validation(handler.fn)  # Litestar keeps the function here
+        _document(handler, handler.opt[PERMISSION_OPT])
+
+
+# --- dependencies route handlers ask for by name ---------------------------------------------
+
+#: ``account: ConnectedAccount`` -- the route's ``{account_id}``, checked to belong to the
+#: caller's organization, with its upstream credential.
+ConnectedAccount = NamedDependency[UpstreamAccount]
+#: ``upstream: Upstream`` -- the process's one ``UpstreamClient``.
+Upstream = NamedDependency[UpstreamClient]
+
+
+
+async def provide_account() -> UpstreamAccount:
+    """``account: UpstreamAccount``: the route's account, already checked to be the caller's."""
+    state = current_gate()
+    token = state.result.upstream_token if state.result else None
+    if state.account_id is None or token is None:
+        raise RuntimeError("'account' asked for by a route without an {account_id:int} path parameter")
+    return UpstreamAccount(account_id=state.account_id, token=token)
+
+
+async def provide_upstream(state: State) -> UpstreamClient:
+    """``upstream: UpstreamClient``: the process's one upstream client."""
+    return state.upstream
+
+
+def gate_dependencies() -> dict[str, Provide]:
+    return {"account": Provide(provide_account), "upstream": Provide(provide_upstream)}

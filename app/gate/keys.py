@@ -1,0 +1,72 @@
+"""API keys: their format, how they are hashed, and where a request carries one.
+
+A key is ``crk_live_`` followed by 43 URL-safe base64 characters (32 random bytes). The
+fixed prefix lets secret scanners recognise a leaked key; the randomness makes guessing
+hopeless. The key is shown once, when it is created; the database keeps only its SHA-256
+digest (a slow password hash buys nothing for 256 random bits) and a short visible prefix
+so an operator can tell keys apart in listings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+KEY_PREFIX = "crk_live_"
+_RANDOM_BYTES = 32
+#: Characters of the key kept in clear in ``api_keys.prefix`` (the fixed part and 6 more).
+VISIBLE_CHARS = len(KEY_PREFIX) + 6
+KEY_PATTERN = re.compile(r"crk_live_[A-Za-z0-9_-]{43}")
+
+
+@dataclass(frozen=True, slots=True)
+class NewKey:
+    """A freshly generated key: ``secret`` is shown once and never stored."""
+
+    secret: str = ""
+    prefix: str = ""
+    digest: bytes = b""
+
+    def __repr__(self) -> str:  # keep the secret out of logs and tracebacks
+        return f"NewKey(prefix={self.prefix!r})"
+
+
+def generate_key() -> NewKey:
+    secret = KEY_PREFIX + secrets.token_urlsafe(_RANDOM_BYTES)
+    return NewKey(secret=secret, prefix=secret[:VISIBLE_CHARS], digest=key_digest(secret))
+
+
+def key_digest(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+def digests_match(stored: bytes, presented: bytes) -> bool:
+    """Constant-time equality of two digests (the final check after the index lookup)."""
+    return hmac.compare_digest(stored, presented)
+
+
+def presented_key(headers: Mapping[str, str]) -> str | None:
+    """The key a request carries, or None when it carries none we could accept.
+
+    ``Authorization: Bearer <key>`` or ``X-API-Key: <key>``. Both may be sent only if they
+    agree. Anything that does not look like one of our keys is refused before any database
+    work (it cannot match a stored digest anyway).
+    """
+    candidates = set()
+    authorization = headers.get("authorization")
+    if authorization:
+        scheme, _, value = authorization.strip().partition(" ")
+        if scheme.lower() != "bearer":
+            return None
+        candidates.add(value.strip())
+    header_key = headers.get("x-api-key")
+    if header_key:
+        candidates.add(header_key.strip())
+    if len(candidates) != 1:
+        return None
+    (key,) = candidates
+    return key if KEY_PATTERN.fullmatch(key) else None
