@@ -163,17 +163,17 @@ class Settings:
         None, "Name this worker leaves on its leases and runs (default host:pid).", _optional_str
     )
     sync_intervals: str = _setting(
-        "earnings=5m,chargebacks=15m,payout_requests=15m,posts=10m,tracking_links=30m,"
-        "tracking_link_daily_stats=30m",
-        "Incremental sync interval per resource, as resource=duration pairs (s, m, h, d units); "
-        "resources not named use 10m.",
+        "",
+        "Overrides of the incremental sync interval per resource, as resource=duration "
+        "pairs (units s, m, h, d), e.g. earnings=2m,posts=30m. Defaults per resource: "
+        "docs/sync.md.",
         _durations,
     )
     sync_lookbacks: str = _setting(
-        "earnings=22d,chargebacks=30d,payout_requests=30d,posts=30d",
-        "Lookback window per resource (resource=duration): each incremental run re-reads this "
-        "much before its cursor, so values that still change (earnings status, chargebacks) "
-        "reach the store. Resources not named use 0 (full-refresh resources need none).",
+        "",
+        "Overrides of the lookback window per resource (resource=duration): how much before "
+        "its coverage end each incremental run re-reads, so values that still change "
+        "(earnings status, payout state) reach the store. Defaults: docs/sync.md.",
         _durations,
     )
     sync_lease_seconds: int = _setting(
@@ -291,14 +291,6 @@ class Settings:
             yield f"{env_name('backfill_requests_per_second')} must not be negative"
         if self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             yield f"{env_name('log_level')} must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
-
-    def sync_interval(self, resource: str) -> int:
-        """Seconds between two incremental syncs of ``resource``."""
-        return parse_durations(self.sync_intervals).get(resource, 600)
-
-    def sync_lookback(self, resource: str) -> int:
-        """Seconds each incremental sync of ``resource`` re-reads before its cursor."""
-        return parse_durations(self.sync_lookbacks).get(resource, 0)
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
