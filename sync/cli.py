@@ -1,0 +1,330 @@
+"""``relay worker`` and ``relay sync ...`` (plugged into ``relay`` by entry points).
+
+- ``relay worker``: the scheduler clock plus the claim loop, until SIGTERM/SIGINT (the
+  running tasks finish their current page and release their leases).
+- ``relay sync backfill``: request a backfill and work on it here with a progress bar (any
+  running worker helps: the request is a column of the task rows).
+- ``relay sync reconcile``: re-read the covered range to catch changes outside the lookback.
+- ``relay sync run-once``: run every due task once and exit (scripts and tests).
+- ``relay sync status``: coverage, last success, lag and last error per account and resource.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+import click
+import psycopg
+from psycopg import AsyncConnection
+
+from app.db.embedded import resolve_database_url
+from app.db.urls import plain_url
+from app.settings import Settings
+from sync import leases
+from sync.clock import upstream_clock
+from sync.resources import REGISTRY
+from sync.worker import Worker
+
+_DATE_FORMATS = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
+
+
+def _settings(ctx: click.Context) -> Settings:
+    """Settings from ``relay``'s context object, or read here when run on its own."""
+    root = ctx.find_root()
+    if isinstance(root.obj, Settings):
+        return root.obj
+    from app.cli import load_settings
+
+    root.obj = load_settings()
+    return root.obj
+
+
+def _setup(ctx: click.Context, **overrides) -> Settings:
+    from app.logging import configure_logging
+
+    settings = _settings(ctx)
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    if changes:
+        settings = settings.replace(**changes)
+    configure_logging(settings)
+    return settings
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.replace(tzinfo=UTC)
+
+
+# --- relay worker ---------------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--concurrency", type=int, default=None, help="Tasks at once (default RELAY_SYNC_WORKER_CONCURRENCY).")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None) -> None:
+    """Run a sync worker: enqueue due work on a clock and run claimed tasks until stopped."""
+    settings = _setup(ctx, sync_worker_concurrency=concurrency)
+    asyncio.run(Worker(settings).run())
+
+
+# --- relay sync -----------------------------------------------------------------------------
+
+
+@click.group()
+def sync() -> None:
+    """Sync the upstream into the store: backfill, reconcile, run once, status."""
+
+
+def _targets(
+    database_url: str, accounts: Iterable[int], resources: Iterable[str], all_: bool
+) -> list[tuple[int, str]]:
+    accounts, resources = list(accounts), list(resources)
+    if not all_ and (not accounts or not resources):
+        raise click.UsageError("give --account and --resource, or --all")
+    if not accounts:
+        with psycopg.connect(plain_url(database_url)) as conn:
+            rows = conn.execute("SELECT id FROM accounts WHERE status = 'active' ORDER BY id").fetchall()
+        accounts = [r[0] for r in rows]
+    return [(a, r) for a in accounts for r in (resources or list(REGISTRY))]
+
+
+_TARGET_OPTIONS = [
+    click.option("--account", "accounts", type=int, multiple=True, help="Account id (repeatable)."),
+    click.option("--resource", "resources", type=click.Choice(list(REGISTRY)), multiple=True,
+                 help="Resource (repeatable)."),
+    click.option("--all", "all_", is_flag=True, help="Every active account (and every resource unless --resource)."),
+]
+
+
+def _target_options(function):
+    for option in reversed(_TARGET_OPTIONS):
+        function = option(function)
+    return function
+
+
+@sync.command()
+@_target_options
+@click.option("--since", type=click.DateTime(_DATE_FORMATS), default=None,
+              help="Oldest time to hold (UTC). Default: the beginning of the account's history.")
+@click.option("--enqueue-only", is_flag=True, help="Only record the request; running workers do it.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@click.pass_context
+def backfill(ctx, accounts, resources, all_, since, enqueue_only, progress) -> None:
+    """Fill the store back to --since, resumably, paced under the upstream's rate limit."""
+    settings = _setup(ctx)
+    _request_and_work(settings, "backfill", accounts, resources, all_, _utc(since), enqueue_only, progress)
+
+
+@sync.command()
+@_target_options
+@click.option("--since", type=click.DateTime(_DATE_FORMATS), default=None,
+              help="Re-read from this time (UTC). Default: the start of the coverage.")
+@click.option("--enqueue-only", is_flag=True, help="Only record the request; running workers do it.")
+@click.option("--progress/--no-progress", default=True, show_default=True)
+@click.pass_context
+def reconcile(ctx, accounts, resources, all_, since, enqueue_only, progress) -> None:
+    """Re-read the covered range and fix rows that changed outside the lookback window."""
+    settings = _setup(ctx)
+    _request_and_work(settings, "reconcile", accounts, resources, all_, _utc(since), enqueue_only, progress)
+
+
+def _request_and_work(settings, kind, accounts, resources, all_, since, enqueue_only, progress) -> None:
+    targets = _targets(resolve_database_url(settings), accounts, resources, all_)
+    if not targets:
+        click.echo("no active accounts")
+        return
+    request_and_run(settings, kind, targets, since, enqueue_only=enqueue_only, progress=progress)
+    click.echo(f"{kind} {'requested' if enqueue_only else 'complete'} for {len(targets)} task(s)")
+
+
+def request_and_run(
+    settings: Settings,
+    kind: str,
+    targets: list[tuple[int, str]],
+    since: datetime | None,
+    *,
+    enqueue_only: bool = False,
+    progress: bool = False,
+) -> None:
+    """Record a backfill or reconcile request on the tasks, then (unless ``enqueue_only``)
+    work on those tasks here until the request is done. Incremental syncs of the same tasks
+    that fall due meanwhile run too (same lease, run first in each slice)."""
+    database_url = resolve_database_url(settings)
+    since_value = since or datetime.fromtimestamp(0, UTC)
+    asyncio.run(_request_all(database_url, targets, kind, since_value))
+    if enqueue_only:
+        return
+    column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
+    worker = Worker(settings, only=targets, enqueue=False, schedule=False,
+                    done=_pending_check(targets, column))
+    if progress and kind == "backfill":
+        from sync.progress import run_with_progress
+
+        asyncio.run(run_with_progress(worker, database_url, targets, since_value))
+    else:
+        asyncio.run(worker.run())
+
+
+async def _request_all(database_url, targets, kind, since) -> None:
+    async with await AsyncConnection.connect(plain_url(database_url), autocommit=True) as conn:
+        for account_id, resource in targets:
+            await leases.request(conn, account_id, resource, kind=kind, since=since)
+
+
+def _pending_check(targets, column: str):
+    keys = [f"{a}:{r}" for a, r in targets]
+
+    async def done(conn: AsyncConnection) -> bool:
+        cur = await conn.execute(
+            f"""
+            SELECT count(*) FROM sync_tasks
+            WHERE account_id::text || ':' || resource = ANY(%s)
+              AND ({column} IS NOT NULL OR failures > 0)
+            """,
+            (keys,),
+        )
+        (pending,) = await cur.fetchone()
+        return pending == 0
+
+    return done
+
+
+@sync.command("run-once")
+@_target_options
+@click.pass_context
+def run_once(ctx, accounts, resources, all_) -> None:
+    """Enqueue, run every due task (and any pending backfill slice) once, then exit."""
+    settings = _setup(ctx)
+    database_url = resolve_database_url(settings)
+    only = None
+    if accounts or resources:
+        only = _targets(database_url, accounts, resources, True)
+
+    run_until_idle(settings, only)
+
+
+def run_until_idle(settings: Settings, only: list[tuple[int, str]] | None = None) -> None:
+    """Enqueue missing tasks, then run due tasks (of ``only``, if given) until none is due
+    or running."""
+    keys = None if only is None else [f"{a}:{r}" for a, r in only]
+
+    async def nothing_due(conn: AsyncConnection) -> bool:
+        cur = await conn.execute(
+            """
+            SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
+            WHERE a.status = 'active'
+              AND (%s::text[] IS NULL OR t.account_id::text || ':' || t.resource = ANY(%s))
+              AND (t.due_at <= now() OR t.lease_expires_at > now())
+            """,
+            (keys, keys),
+        )
+        (due,) = await cur.fetchone()
+        return due == 0
+
+    asyncio.run(Worker(settings, only=only, schedule=False, done=nothing_due).run())
+
+
+# --- relay sync status ---------------------------------------------------------------------
+
+_STATUS_SQL = """
+SELECT coalesce(t.account_id, s.account_id), coalesce(t.resource, s.resource),
+       s.coverage_start, s.coverage_end, s.last_success_at, s.last_error, s.last_error_at,
+       t.lease_owner, t.lease_expires_at, t.due_at, t.backfill_since, t.failures,
+       (SELECT r.status FROM sync_runs r
+        WHERE r.account_id = coalesce(t.account_id, s.account_id)
+          AND r.resource = coalesce(t.resource, s.resource)
+        ORDER BY r.id DESC LIMIT 1)
+FROM sync_tasks t
+FULL JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
+ORDER BY 1, 2
+"""
+
+
+def status_rows(settings: Settings, now: int | None = None) -> list[dict]:
+    """One dict per (account, resource): what ``relay sync status`` shows."""
+    database_url = resolve_database_url(settings)
+    if now is None:
+        now = asyncio.run(_upstream_now(settings))
+    with psycopg.connect(plain_url(database_url)) as conn:
+        rows = conn.execute(_STATUS_SQL).fetchall()
+    out = []
+    for (account_id, resource, start, end, success, error, error_at, owner, expires, due,
+         backfill_since, failures, last_run) in rows:
+        leased = owner is not None and expires is not None and expires.timestamp() > time_now()
+        out.append({
+            "account_id": account_id,
+            "resource": resource,
+            "coverage_start": _iso(start),
+            "coverage_end": _iso(end),
+            "last_success_at": _iso(success),
+            "lag_seconds": None if end is None else max(0, now - int(end.timestamp())),
+            "last_error": error,
+            "last_error_at": _iso(error_at),
+            "lease_owner": owner if leased else None,
+            "due_at": _iso(due),
+            "backfill_since": _iso(backfill_since),
+            "failures": failures,
+            "last_run": last_run,
+        })
+    return out
+
+
+def time_now() -> float:
+    return datetime.now(UTC).timestamp()
+
+
+async def _upstream_now(settings: Settings) -> int:
+    clock = upstream_clock(settings)
+    try:
+        return await clock.now()
+    finally:
+        await clock.aclose()
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
+
+
+def _short(value: str | None) -> str:
+    return "-" if value is None else value[:19].replace("T", " ")
+
+
+def _lag(seconds: int | None) -> str:
+    if seconds is None:
+        return "-"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f}{unit}"
+    return f"{seconds}s"
+
+
+@sync.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.pass_context
+def status(ctx, as_json: bool) -> None:
+    """Coverage, last success, lag and last error for each account and resource."""
+    settings = _settings(ctx)
+    rows = status_rows(settings)
+    if as_json:
+        json.dump(rows, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Sync status")
+    for header in ("account", "resource", "coverage", "last success", "lag", "lease", "backfill", "last error"):
+        table.add_column(header, overflow="fold")
+    for r in rows:
+        coverage = "-" if r["coverage_start"] is None else f"{_short(r['coverage_start'])} .. {_short(r['coverage_end'])}"
+        error = "-" if not r["last_error"] else f"{_short(r['last_error_at'])} {r['last_error']}"
+        table.add_row(
+            str(r["account_id"]), r["resource"], coverage, _short(r["last_success_at"]),
+            _lag(r["lag_seconds"]), r["lease_owner"] or "-",
+            _short(r["backfill_since"]) if r["backfill_since"] else "-",
+            f"[red]{error}[/red]" if r["last_error"] else error,
+        )
+    Console().print(table)

@@ -1,0 +1,163 @@
+"""Cursor strategies: how one upstream endpoint is paged through a time window.
+
+The engine reads every resource the same way: a *pass* walks one window ``[lo, hi]`` of
+row times (unix seconds, both inclusive; ``lo`` None = from the beginning), newest row
+first, one page at a time. A strategy knows only its endpoint's paging:
+
+- ``request(lo, hi, position, page_size)``: the query of the next page (``position`` is
+  None for the first page, else what ``advance`` returned);
+- ``advance(body, rows, lo, hi, position)``: the position of the page after this one (None
+  when the pass is complete) and the time of the page's oldest row.
+
+Positions are small JSON values stored in ``sync_state.cursor`` in the same transaction
+as the page's rows, so a pass resumes exactly where its last committed page ended.
+
+Because every pass is newest-first, after a page whose oldest row has time ``t`` all rows
+of the window newer than ``t`` are stored: seconds ``t + 1 .. hi`` are complete. That is
+what lets a backfill extend coverage page by page (see docs/sync.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+Position = dict[str, Any] | None
+
+#: Lower bound sent when a pass reads "from the beginning" (the upstream's own default is
+#: two years ago, which is not the beginning).
+BEGINNING = 0
+
+
+def iso(seconds: int) -> str:
+    """Unix seconds as the ISO 8601 form the upstream accepts in query values."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat()
+
+
+def iso_seconds(value: str) -> int:
+    """An upstream ISO 8601 timestamp as unix seconds."""
+    return int(datetime.fromisoformat(value).timestamp())
+
+
+def _window(lo: int | None, hi: int, start: str = "start_date", end: str = "end_date") -> dict:
+    return {start: iso(BEGINNING if lo is None else lo), end: iso(hi)}
+
+
+@dataclass(frozen=True, slots=True)
+class KeysetTimeCursor:
+    """Time-window feed with a tie-breaker: ``marker`` (time) plus ``markerId`` (id) name
+    the last row seen, so rows sharing one second are never skipped or repeated (earnings).
+    """
+
+    max_page_size: int = 1000
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        params = {**_window(lo, hi), "order": "desc", "limit": min(page_size, self.max_page_size)}
+        if position:
+            params["marker"] = position["marker"]
+            params["markerId"] = position["marker_id"]
+        return params
+
+    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+        if not rows:
+            return None, None
+        oldest = int(body["nextMarker"])
+        if not body.get("hasMore"):
+            return None, oldest
+        return {"marker": oldest, "marker_id": body["nextMarkerId"]}, oldest
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotOffsetCursor:
+    """Offset paging under a snapshot ``marker`` (chargebacks, payout requests): the first
+    page's answer pins the snapshot, later pages pass it back so new rows never shift them.
+    ``max_page_size`` None: the endpoint has a fixed page size and takes no ``limit``."""
+
+    max_page_size: int | None = 100
+    time_field: str = "createdAt"
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        params: dict[str, Any] = _window(lo, hi)
+        if self.max_page_size is not None:
+            params["limit"] = min(page_size, self.max_page_size)
+        if position:
+            params["offset"] = position["offset"]
+            params["marker"] = position["marker"]
+        return params
+
+    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+        if not rows:
+            return None, None
+        oldest = iso_seconds(rows[-1][self.time_field])
+        if not body.get("hasMore"):
+            return None, oldest
+        offset = (position["offset"] if position else 0) + len(rows)
+        return {"offset": offset, "marker": body["marker"]}, oldest
+
+
+@dataclass(frozen=True, slots=True)
+class PublishTimeCursor:
+    """Newest-first feed paged by publish time (posts): ``before_publish_time`` is the last
+    page's ``tailMarker`` (six-decimal unix seconds, unique per post). The endpoint has no
+    date window, so the pass starts just after ``hi`` and stops once a page reaches ``lo``."""
+
+    max_page_size: int = 100
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        before = position["before"] if position else f"{hi + 1}.000000"
+        return {
+            "order": "publish_date_desc",
+            "limit": min(page_size, self.max_page_size),
+            "counters": False,
+            "before_publish_time": before,
+        }
+
+    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+        if not rows:
+            return None, None
+        tail = body["tailMarker"]
+        oldest = int(Decimal(tail))
+        if not body.get("hasMore") or (lo is not None and oldest < lo):
+            return None, oldest
+        return {"before": tail}, oldest
+
+
+@dataclass(frozen=True, slots=True)
+class OffsetListCursor:
+    """A newest-first list paged by offset with no window and no snapshot (tracking links):
+    read whole on every pass (full refresh). Rows created during a pass push older rows to
+    later offsets, so a row may be read twice (a harmless upsert) but never missed."""
+
+    max_page_size: int = 100
+    time_field: str = "createdAt"
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        return {"limit": min(page_size, self.max_page_size), "offset": position["offset"] if position else 0}
+
+    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+        if not rows:
+            return None, None
+        oldest = iso_seconds(rows[-1][self.time_field])
+        if not body.get("hasMore"):
+            return None, oldest
+        return {"offset": (position["offset"] if position else 0) + len(rows)}, oldest
+
+
+@dataclass(frozen=True, slots=True)
+class SingleRequestWindow:
+    """The whole window in one answer (a tracking link's daily stats, ``date_start`` ..
+    ``date_end``; no bound = unbounded)."""
+
+    start_param: str = "date_start"
+    end_param: str = "date_end"
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        params = {self.end_param: iso(hi)}
+        if lo is not None:
+            params[self.start_param] = iso(lo)
+        return params
+
+    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+        return None, None

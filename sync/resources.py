@@ -1,0 +1,278 @@
+"""The declarative registry: one small description per synced resource.
+
+A description is data: the upstream path (a constant of ``app.upstream.paths``), how the
+endpoint pages (a strategy of ``sync.cursors``), the partitions it is read in (one query
+per earnings type and tips source, per posts archive bucket, per tracking link), where the
+rows sit in an answer, the target table (named like the resource) and its key, the SQL
+that turns a payload ``p`` into each typed column, the default interval and lookback.
+``sync.engine`` runs any of them; ``sync.writers`` builds its statement from them.
+
+Column expressions are SQL over ``p`` (the row's JSONB payload) and ``%(name)s``
+parameters taken from the partition's ``constants``: the typed columns are computed by
+PostgreSQL during the merge, so the worker does no per-row Python work beyond encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from psycopg import AsyncConnection
+
+from app.settings import Settings, parse_durations
+from app.upstream import paths
+from sync.cursors import (
+    KeysetTimeCursor,
+    OffsetListCursor,
+    PublishTimeCursor,
+    SingleRequestWindow,
+    SnapshotOffsetCursor,
+)
+
+MINUTE = 60
+DAY = 86400
+
+
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """One query of a resource: its extra query and path parameters, and the constants
+    its rows carry into typed columns (e.g. the earnings ``type`` the query asked for)."""
+
+    name: str
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    path_params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    constants: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+PartitionSource = Callable[[AsyncConnection, int], Awaitable[list[Partition]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    name: str  # the table's name, the task's name, the CLI's --resource
+    path: str
+    cursor: Any  # a strategy of sync.cursors
+    columns: Mapping[str, str]  # typed column -> SQL expression over p and %(constants)s
+    key: tuple[str, ...] = ("account_id", "id")
+    rows_member: str = "list"
+    partitions: tuple[Partition, ...] | PartitionSource = (Partition("all"),)
+    interval: int = 10 * MINUTE
+    lookback: int = 0
+    # Every incremental pass reads everything (no lookback, nothing to backfill).
+    full_refresh: bool = False
+    # Resources whose rows must be stored first (their partitions are read from them).
+    after: tuple[str, ...] = ()
+
+    def rows(self, body: Any) -> list:
+        rows = body.get(self.rows_member) if isinstance(body, dict) else None
+        return rows or []
+
+    async def partitions_of(self, conn: AsyncConnection, account_id: int) -> list[Partition]:
+        if isinstance(self.partitions, tuple):
+            return list(self.partitions)
+        return await self.partitions(conn, account_id)
+
+
+# --- earnings -----------------------------------------------------------------------
+
+EARNINGS_TYPES = ("subscribes", "tips", "post", "chat_messages", "stream")
+TIPS_SOURCES = ("profile", "post_all", "chat", "stream", "story")
+
+
+def _earnings_partitions() -> tuple[Partition, ...]:
+    """One query per type, and tips once per source: each stored row knows both from the
+    query that returned it. The nine queries together return every row exactly once."""
+    parts = []
+    for type_ in EARNINGS_TYPES:
+        sources = TIPS_SOURCES if type_ == "tips" else (None,)
+        for source in sources:
+            parts.append(
+                Partition(
+                    name=type_ if source is None else f"{type_}.{source}",
+                    params=MappingProxyType({"type": type_, "tipsSource": source}),
+                    constants=MappingProxyType({"type": type_, "tips_source": source}),
+                )
+            )
+    return tuple(parts)
+
+
+EARNINGS = Resource(
+    name="earnings",
+    path=paths.EARNINGS_TRANSACTIONS,
+    cursor=KeysetTimeCursor(max_page_size=1000),
+    partitions=_earnings_partitions(),
+    columns=MappingProxyType({
+        "id": "p->>'id'",
+        "type": "%(type)s::text",
+        "tips_source": "%(tips_source)s::text",
+        "created_at": "(p->>'createdAt')::timestamptz",
+        "status": "p->>'status'",
+        "amount": "(p->>'amount')::numeric",
+        "net": "(p->>'net')::numeric",
+        "fee": "(p->>'fee')::numeric",
+        "vat_amount": "(p->>'vatAmount')::numeric",
+        "tax_amount": "(p->>'taxAmount')::numeric",
+        "media_tax_amount": "(p->>'mediaTaxAmount')::numeric",
+        "currency": "p->>'currency'",
+        "payout_pending_days": "(p->>'payoutPendingDays')::int",
+        "user_id": "(p->'user'->>'id')::bigint",
+    }),
+    interval=5 * MINUTE,
+    # A payment stays `loading` for its payoutPendingDays (up to 21 seen), then settles.
+    lookback=22 * DAY,
+)
+
+# --- payouts ------------------------------------------------------------------------
+
+CHARGEBACKS = Resource(
+    name="chargebacks",
+    path=paths.PAYOUTS_CHARGEBACKS,
+    cursor=SnapshotOffsetCursor(max_page_size=100),
+    columns=MappingProxyType({
+        "id": "(p->>'id')::bigint",
+        "created_at": "(p->>'createdAt')::timestamptz",
+        "payment_type": "p->>'paymentType'",
+        "payment_id": "p->'payment'->>'id'",
+        "payment_created_at": "(p->'payment'->>'createdAt')::timestamptz",
+        "amount": "(p->'payment'->>'amount')::numeric",
+        "net": "(p->'payment'->>'net')::numeric",
+        "fee": "(p->'payment'->>'fee')::numeric",
+        "currency": "p->'payment'->>'currency'",
+        "status": "p->'payment'->>'status'",
+        "user_id": "(p->'payment'->'user'->>'id')::bigint",
+    }),
+    interval=15 * MINUTE,
+    lookback=30 * DAY,
+)
+
+PAYOUT_REQUESTS = Resource(
+    name="payout_requests",
+    path=paths.PAYOUTS_REQUESTS,
+    # The endpoint's page size is fixed at 10 and it takes no limit.
+    cursor=SnapshotOffsetCursor(max_page_size=None),
+    columns=MappingProxyType({
+        "id": "p->>'invoiceId'",
+        "created_at": "(p->>'createdAt')::timestamptz",
+        "amount": "(p->>'amount')::numeric",
+        "currency": "p->>'currency'",
+        "state": "p->>'state'",
+        "reject_reason": "p->>'rejectReason'",
+    }),
+    interval=15 * MINUTE,
+    # A request is pending for its first days, then approved or rejected.
+    lookback=30 * DAY,
+)
+
+# --- posts --------------------------------------------------------------------------
+
+POSTS = Resource(
+    name="posts",
+    path=paths.POSTS,
+    cursor=PublishTimeCursor(max_page_size=100),
+    # The default feed leaves archived posts out; each archive bucket is its own query.
+    partitions=(
+        Partition("feed"),
+        Partition("archived", params=MappingProxyType({"label": "archived"})),
+        Partition("private_archived", params=MappingProxyType({"label": "private_archived"})),
+    ),
+    columns=MappingProxyType({
+        "id": "(p->>'id')::bigint",
+        "posted_at": "(p->>'postedAt')::timestamptz",
+        "posted_at_precise": "(p->>'postedAtPrecise')::numeric",
+        "favorites_count": "(p->>'favoritesCount')::int",
+        # "$1,234.50" -> 1234.50
+        "tips_amount": "nullif(regexp_replace(p->>'tipsAmount', '[^0-9.-]', '', 'g'), '')::numeric",
+        "is_pinned": "(p->>'isPinned')::boolean",
+        "is_archived": "(p->>'isArchived')::boolean",
+        "is_private_archived": "(p->>'isPrivateArchived')::boolean",
+        "label_ids": "ARRAY(SELECT jsonb_array_elements_text(p->'labelIds')::bigint)",
+        "media_types": (
+            "ARRAY(SELECT DISTINCT m->>'type' FROM jsonb_array_elements(p->'media') m ORDER BY 1)"
+        ),
+        "media_count": "(p->>'mediaCount')::int",
+        "raw_text": "p->>'rawText'",
+    }),
+    interval=10 * MINUTE,
+    # Favorites and tips keep changing on recent posts.
+    lookback=30 * DAY,
+)
+
+# --- campaigns (tracking links) -----------------------------------------------------
+
+TRACKING_LINKS = Resource(
+    name="tracking_links",
+    path=paths.TRACKING_LINKS,
+    cursor=OffsetListCursor(max_page_size=100),
+    columns=MappingProxyType({
+        "id": "(p->>'id')::bigint",
+        "name": "p->>'name'",
+        "campaign_code": "p->>'campaignCode'",
+        "url": "p->>'url'",
+        "created_at": "(p->>'createdAt')::timestamptz",
+    }),
+    interval=30 * MINUTE,
+    full_refresh=True,
+)
+
+
+async def _stored_links(conn: AsyncConnection, account_id: int) -> list[Partition]:
+    """One stats query per tracking link the store holds for the account."""
+    cur = await conn.execute(
+        "SELECT id FROM tracking_links WHERE account_id = %s ORDER BY id", (account_id,)
+    )
+    return [
+        Partition(
+            name=str(link_id),
+            path_params=MappingProxyType({"link_id": link_id}),
+            constants=MappingProxyType({"link_id": link_id}),
+        )
+        for (link_id,) in await cur.fetchall()
+    ]
+
+
+TRACKING_LINK_DAILY_STATS = Resource(
+    name="tracking_link_daily_stats",
+    path=paths.TRACKING_LINK_STATS,
+    cursor=SingleRequestWindow(),
+    key=("account_id", "link_id", "date"),
+    rows_member="daily_metrics",
+    partitions=_stored_links,
+    columns=MappingProxyType({
+        "link_id": "%(link_id)s::bigint",
+        "date": "(p->>'timestamp')::date",
+        "clicks": "(p->>'clicks')::int",
+        "subs": "(p->>'subs')::int",
+        "revenue": "(p->>'revenue')::numeric",
+        "spenders": "(p->>'spenders')::int",
+    }),
+    interval=30 * MINUTE,
+    # Today's counts grow until the day ends; late scans may revise the day before.
+    lookback=3 * DAY,
+    after=("tracking_links",),
+)
+
+REGISTRY: Mapping[str, Resource] = MappingProxyType({
+    r.name: r
+    for r in (EARNINGS, CHARGEBACKS, PAYOUT_REQUESTS, POSTS, TRACKING_LINKS, TRACKING_LINK_DAILY_STATS)
+})
+
+
+def resource(name: str) -> Resource:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"unknown resource {name!r}; known: {', '.join(REGISTRY)}") from None
+
+
+def interval_of(settings: Settings, res: Resource) -> int:
+    """Seconds between incremental syncs: the setting's override, else the description's."""
+    return parse_durations(settings.sync_intervals).get(res.name, res.interval)
+
+
+def lookback_of(settings: Settings, res: Resource) -> int:
+    """Seconds each incremental pass re-reads before the coverage end."""
+    if res.full_refresh:
+        return 0
+    return parse_durations(settings.sync_lookbacks).get(res.name, res.lookback)

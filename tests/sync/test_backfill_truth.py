@@ -1,0 +1,39 @@
+"""A backfill over real HTTP leaves the store equal to the sandbox's ground truth."""
+
+from __future__ import annotations
+
+import pytest
+
+from sync.cli import request_and_run
+from sync.resources import EARNINGS_TYPES, REGISTRY, TIPS_SOURCES
+from tests.sync.helpers import sandbox_truth, store_truth
+
+pytestmark = pytest.mark.slow
+
+
+def _assert_store_matches_truth(db, sandbox, account_id: int) -> None:
+    now = int(sandbox.clock()["now"])
+    for resource in REGISTRY:
+        expected = sandbox_truth(sandbox, account_id, resource, 0, now)
+        assert expected["count"] > 0, resource
+        assert store_truth(db, account_id, resource, 0, now) == expected, resource
+
+
+def test_backfill_of_every_resource_equals_the_sandbox_ground_truth(db, sandbox, sync_settings, new_account):
+    account_id = new_account(earnings=4000, history_days=200)
+    request_and_run(sync_settings, "backfill", [(account_id, r) for r in REGISTRY], None)
+    _assert_store_matches_truth(db, sandbox, account_id)
+
+
+def test_every_earnings_row_carries_the_type_and_tips_source_of_its_query(db, sandbox, sync_settings, new_account):
+    account_id = new_account(earnings=3000, history_days=120)
+    request_and_run(sync_settings, "backfill", [(account_id, "earnings")], None)
+    now = int(sandbox.clock()["now"])
+    for type_ in EARNINGS_TYPES:
+        expected = sandbox_truth(sandbox, account_id, "earnings", 0, now, type=type_)
+        got = store_truth(db, account_id, "earnings", 0, now, "AND type = %s", (type_,))
+        assert got == expected, type_
+    for source in TIPS_SOURCES:
+        expected = sandbox_truth(sandbox, account_id, "earnings", 0, now, type="tips", tipsSource=source)
+        got = store_truth(db, account_id, "earnings", 0, now, "AND type = 'tips' AND tips_source = %s", (source,))
+        assert got == expected, source
