@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import (
@@ -87,11 +87,29 @@ def upstream_error_status(exc: UpstreamError) -> tuple[int, str]:
 # --- validation messages ----------------------------------------------------------------------
 
 
-def validation_message(exc: ValidationException) -> str:
+def literal_values(annotation: Any) -> list[str]:
+    """The values a ``Literal[...]`` (possibly inside ``Optional`` or ``Annotated``) allows."""
+    if get_origin(annotation) is Literal:
+        return [str(value) for value in get_args(annotation)]
+    for inner in get_args(annotation):
+        if values := literal_values(inner):
+            return values
+    return []
+
+
+def _enumeration_rule(request: Request, key: str) -> str | None:
+    """'must be one of: a, b' for a ``Literal`` parameter of the route handler."""
+    parameter = request.route_handler.parsed_fn_signature.parameters.get(key)
+    values = literal_values(parameter.annotation) if parameter is not None else []
+    return f"must be one of: {', '.join(values)}" if values else None
+
+
+def validation_message(exc: ValidationException, request: Request | None = None) -> str:
     """"invalid query parameter 'limit': Expected `int` <= 100" -- the parameter and the rule.
 
     Litestar's ``extra`` is a list of ``{"key", "message", "source"}``; ``bad_parameter``
-    in ``app.params`` raises the same shape for rules the signature cannot express.
+    in ``app.params`` raises the same shape for rules the signature cannot express. For an
+    enumeration Litestar names only the bad value, so the allowed values are added.
     """
     problems = exc.extra if isinstance(exc.extra, list) else []
     parts = []
@@ -100,8 +118,10 @@ def validation_message(exc: ValidationException) -> str:
             continue
         key = problem.get("key")
         source = getattr(problem.get("source"), "value", problem.get("source")) or "query"
-        rule = problem.get("message") or "invalid value"
-        parts.append(f"invalid {source} parameter {key!r}: {rule}" if key else str(rule))
+        rule = str(problem.get("message") or "invalid value")
+        if key and request is not None and rule.startswith("Invalid enum value"):
+            rule = f"{rule}; {_enumeration_rule(request, key) or 'not an allowed value'}"
+        parts.append(f"invalid {source} parameter {key!r}: {rule}" if key else rule)
     return "; ".join(parts) or f"invalid request: {exc.detail}"
 
 
@@ -117,8 +137,8 @@ def _upstream_error(_: Request, exc: UpstreamError) -> Response:
     return error_response(status, message, exc.code)
 
 
-def _validation_error(_: Request, exc: ValidationException) -> Response:
-    return error_response(400, validation_message(exc), "invalid_parameter")
+def _validation_error(request: Request, exc: ValidationException) -> Response:
+    return error_response(400, validation_message(exc, request), "invalid_parameter")
 
 
 def _not_found(request: Request, exc: NotFoundException) -> Response:

@@ -1,0 +1,76 @@
+"""A test-only app: the real gate (``create_app``) around a few real handlers.
+
+The gate's mechanisms (every status, the order of checks, credits) are proven on handlers
+whose outcome the test chooses; the same gate serves the production routes, which
+``test_tenancy`` covers route by route.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar import Litestar, Request, get, post
+from litestar.params import Parameter
+
+from app.asgi import create_app
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream, install_gate
+from app.live import next_page_url
+from app.params import bad_parameter
+from app.settings import Settings
+from app.upstream import paths
+
+#: How many times a probe handler body ran (to prove refused requests never reach it).
+CALLS: list[str] = []
+
+
+@get("/v1/{account_id:int}/probe", opt={"permission": "api_chats_list"})
+async def probe(
+    request: Request,
+    account: ConnectedAccount,
+    limit: Annotated[int, Parameter(ge=1, le=100)] = 10,
+    order: Literal["recent", "old"] = "recent",
+    filter: Literal["unread", "pinned"] | None = None,  # noqa: A002
+    list_id: int | None = None,
+    more: bool = False,
+) -> Envelope:
+    if filter is not None and list_id is not None:
+        raise bad_parameter("filter", "cannot be combined with list_id")
+    CALLS.append("probe")
+    following = {"limit": limit, "offset": limit} if more else None
+    return Envelope.page({"account": account.account_id}, next_page_url(request, following))
+
+
+@get("/v1/{account_id:int}/probe/upstream", opt={"permission": "api_chats_list"})
+async def probe_upstream(account: ConnectedAccount, upstream: Upstream) -> Envelope:
+    CALLS.append("upstream")
+    return Envelope(data=await upstream.get_json(account, paths.VAULT_MEDIA_PROCESSING))
+
+
+@get("/v1/{account_id:int}/probe/boom", opt={"permission": "api_chats_list"})
+async def probe_boom(account: ConnectedAccount) -> Envelope:
+    CALLS.append("boom")
+    raise RuntimeError("secret internals: password=hunter2 at /srv/app/db.py:12")
+
+
+@post("/v1/{account_id:int}/probe/read", opt={"permission": "api_notifications_mark_read"})
+async def probe_mark_read(account: ConnectedAccount) -> Envelope:
+    CALLS.append("read")
+    return Envelope(data={"success": True})
+
+
+@get("/v1/probe/global", opt={"permission": "api_gifs_trending"})
+async def probe_global() -> dict:
+    CALLS.append("global")
+    return {"data": {"ok": True}}
+
+
+PROBES = [probe, probe_upstream, probe_boom, probe_mark_read, probe_global]
+
+
+def probe_app(settings: Settings) -> Litestar:
+    app = create_app(settings)
+    for handler in PROBES:
+        app.register(handler)
+    install_gate(app)
+    return app
