@@ -21,6 +21,9 @@ from urllib.parse import quote, urlencode
 
 from litestar import Request
 
+from app.envelope import Envelope
+from app.errors import ApiError
+from app.gate.state import current_gate
 from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.errors import UpstreamBadBody
 
@@ -66,6 +69,40 @@ def _missing_members(payload: object, expect: Sequence[str]) -> str | None:
                 return dotted
             node = node[part]
     return None
+
+
+# --- the credential of account-less routes ----------------------------------------------
+
+#: The upstream serves trending GIFs to any signed-in account, but not anonymously, and the
+#: route names no account: it borrows the credential of one of the caller organization's
+#: connected accounts, active ones first (then the oldest), so answers are stable.
+_ORGANIZATION_CREDENTIAL_SQL = """
+SELECT a.id, a.upstream_token
+FROM accounts a JOIN api_keys k ON k.organization_id = a.organization_id
+WHERE k.id = %(key_id)s
+ORDER BY a.status = 'active' DESC, a.id
+LIMIT 1
+"""
+
+
+async def organization_credential(request: Request) -> UpstreamAccount:
+    """An upstream credential of the calling organization, for routes without an account.
+
+    424 when the organization has no connected account: without one the upstream cannot
+    be reached at all (the same status as an upstream that refuses the credential).
+    """
+    key_id = current_gate().result.key_id  # type: ignore[union-attr]  # set by the gate guard
+    async with request.app.state.pool.connection() as conn:
+        cursor = await conn.execute(_ORGANIZATION_CREDENTIAL_SQL, {"key_id": key_id})
+        row = await cursor.fetchone()
+    if row is None:
+        raise ApiError(
+            424,
+            "no account is connected to this organization: the upstream GIF proxy needs the "
+            "credential of a connected account",
+            "no_connected_account",
+        )
+    return UpstreamAccount(account_id=row[0], token=row[1])
 
 
 # --- paging rules ---------------------------------------------------------------------
@@ -125,13 +162,9 @@ def next_page_url(request: Request, changes: NextParams) -> str | None:
 # --- the response -------------------------------------------------------------------------
 
 
-def live_page(request: Request, payload: Any, following: NextParams = None) -> dict[str, Any]:
+def live_page(request: Request, payload: Any, following: NextParams = None) -> Envelope:
     """The envelope of a live route: the upstream payload as ``data``, and the next page.
 
-    (Provisional until the gate's envelope is published: ``_meta`` is the gate's.)
+    The gate adds ``_meta`` after the handler returns.
     """
-    body: dict[str, Any] = {"data": payload}
-    url = next_page_url(request, following)
-    if url is not None:
-        body["_pagination"] = {"next_page": url}
-    return body
+    return Envelope.page(payload, next_page_url(request, following))

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from litestar.di import Provide
 from litestar.exceptions import ValidationException
-from litestar.params import Parameter
+from litestar.params import QueryParameter
 
 #: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
 TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
@@ -96,10 +96,18 @@ class DateWindow:
         now: datetime,
         start_name: str = "start_date",
         end_name: str = "end_date",
+        end_exclusive: bool = False,
     ) -> DateWindow:
-        """Both ends, defaulted as the spec says (two years ago; end of today, UTC)."""
+        """Both ends, defaulted as the spec says (two years ago; end of today, UTC).
+
+        ``end_exclusive``: for a window whose end is an exclusive cursor (direct messages),
+        "the end of a day" (a bare date, or today by default) is the next day's first
+        second, so the day's last second is still inside; a full timestamp stays as given.
+        """
         start = parse_timestamp(start_name, start_raw) if start_raw else now - DEFAULT_WINDOW
         end = parse_timestamp(end_name, end_raw, end=True) if end_raw else end_of_day(now)
+        if end_exclusive and (not end_raw or len(end_raw.strip()) == _BARE_DATE_LENGTH):
+            end += timedelta(seconds=1)
         if end < start:
             raise bad_parameter(end_name, f"must not be before {start_name}")
         return cls(start.replace(microsecond=0), end)
@@ -113,19 +121,22 @@ _START_DOC = "Earliest moment (UTC). " + TIMESTAMP_RULE + ". Default: two years 
 _END_DOC = "Latest moment (UTC). " + TIMESTAMP_RULE + ". Default: the end of today."
 
 
-def provide_date_window() -> Provide:
+def provide_date_window(*, end_exclusive: bool = False) -> Provide:
     """A Litestar dependency that declares ``start_date``/``end_date`` and returns a DateWindow.
 
     Declared once here, so each route that takes the window documents and validates it the
-    same way: ``dependencies={"window": provide_date_window()}`` and a ``window: DateWindow``
-    handler parameter. "Now" is ``utc_now()``, looked up per request so tests can pin it.
+    same way: ``dependencies={"window": provide_date_window()}`` and a
+    ``window: NamedDependency[DateWindow]`` handler parameter. "Now" is ``utc_now()``, looked up per request so tests can pin it.
+    ``end_exclusive``: see ``DateWindow.parse``.
     """
 
     def date_window(
-        start_date: str | None = Parameter(default=None, description=_START_DOC),
-        end_date: str | None = Parameter(default=None, description=_END_DOC),
+        start_date: Annotated[str | None, QueryParameter(description=_START_DOC)] = None,
+        end_date: Annotated[str | None, QueryParameter(description=_END_DOC)] = None,
     ) -> DateWindow:
-        return DateWindow.parse(start_date or None, end_date or None, now=utc_now())
+        return DateWindow.parse(
+            start_date or None, end_date or None, now=utc_now(), end_exclusive=end_exclusive
+        )
 
     return Provide(date_window, sync_to_thread=False)
 
@@ -134,7 +145,13 @@ def provide_date_window() -> Provide:
 # Page sizes differ per route (the spec's Limits table), so each route declares its own
 # ``limit`` with these bounds; the default stays in the handler signature, next to it.
 
-Limit50 = Annotated[int, Parameter(ge=1, le=50, description="Page size, 1 to 50.")]
-Limit100 = Annotated[int, Parameter(ge=1, le=100, description="Page size, 1 to 100.")]
-Limit200 = Annotated[int, Parameter(ge=1, le=200, description="Page size, 1 to 200.")]
-Offset = Annotated[int, Parameter(ge=0, description="Rows to skip (offset paging).")]
+Limit50 = Annotated[int, QueryParameter(ge=1, le=50, description="Page size, 1 to 50.")]
+Limit100 = Annotated[int, QueryParameter(ge=1, le=100, description="Page size, 1 to 100.")]
+Limit200 = Annotated[int, QueryParameter(ge=1, le=200, description="Page size, 1 to 200.")]
+Offset = Annotated[int, QueryParameter(ge=0, description="Rows to skip (offset paging).")]
+
+#: The spec's ``query`` (free-text search). Litestar reserves the handler argument name
+#: ``query`` for the whole query string, so handlers take it as ``search: Search = None``.
+Search = Annotated[
+    str | None, QueryParameter(name="query", description="Free-text search (see the route).")
+]

@@ -59,3 +59,12 @@ def test_end_before_start_is_a_400_naming_end_date() -> None:
     with pytest.raises(ValidationException) as caught:
         DateWindow.parse("2025-03-01", "2025-02-01", now=NOW)
     assert caught.value.extra[0]["key"] == "end_date"
+
+
+def test_exclusive_end_of_a_day_is_the_next_days_first_second() -> None:
+    default = DateWindow.parse(None, None, now=NOW, end_exclusive=True)
+    assert default.upstream()["end_date"] == "2026-05-02 00:00:00"
+    bare = DateWindow.parse(None, "2025-01-31", now=NOW, end_exclusive=True)
+    assert bare.upstream()["end_date"] == "2025-02-01 00:00:00"
+    cursor = DateWindow.parse(None, "2025-01-31T10:00:00+00:00", now=NOW, end_exclusive=True)
+    assert cursor.upstream()["end_date"] == "2025-01-31 10:00:00"

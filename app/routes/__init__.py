@@ -10,6 +10,16 @@ import importlib
 
 ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.health",
+    # live routes: relayed to the upstream (app/live.py)
+    "app.routes.chats",
+    "app.routes.direct_messages",
+    "app.routes.earnings_overview",
+    "app.routes.reach",
+    "app.routes.promotions_trials",
+    "app.routes.vault",
+    "app.routes.schedules",
+    "app.routes.notifications",
+    "app.routes.gifs",
 )
 
 

@@ -1,0 +1,79 @@
+"""Chats and chat lists, live from the upstream.
+
+GET /v1/{account_id}/chats  (api_chats_list)
+GET /v1/{account_id}/lists  (api_chats_list_chat_lists)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar import Request, get
+from litestar.params import FromQuery, QueryParameter
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import live_page, offset_next, relay
+from app.params import Limit100, Offset, Search, bad_parameter
+from app.upstream import paths
+
+ChatFilter = Literal["priority", "pinned", "unread", "who_tipped"]
+ListId = Annotated[
+    int | None, QueryParameter(ge=1, description="Custom list id (from the lists route).")
+]
+
+
+@get(
+    "/v1/{account_id:int}/chats",
+    opt={"permission": "api_chats_list"},
+    tags=["chats"],
+    summary="Chats (live)",
+)
+async def list_chats(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    limit: Limit100 = 10,
+    offset: Offset = 0,
+    skip_users: FromQuery[Literal["all", "none"]] = "all",
+    order: FromQuery[Literal["recent", "old"]] = "recent",
+    filter: FromQuery[ChatFilter | None] = None,  # noqa: A002 - the spec's parameter name
+    list_id: ListId = None,
+    search: Search = None,
+) -> Envelope:
+    """The account's chats, newest (``recent``) or oldest first; offset-paged."""
+    if filter is not None and list_id is not None:
+        raise bad_parameter("list_id", "mutually exclusive with filter")
+    params = {
+        "limit": limit,
+        "offset": offset,
+        "skip_users": skip_users,
+        "order": order,
+        "filter": filter,
+        "list_id": list_id,
+        "query": search or None,
+    }
+    payload = await relay(upstream, account, paths.CHATS, params, expect=("list", "hasMore"))
+    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+
+
+@get(
+    "/v1/{account_id:int}/lists",
+    opt={"permission": "api_chats_list_chat_lists"},
+    tags=["chats"],
+    summary="Chat lists (live)",
+)
+async def list_chat_lists(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    limit: Limit100 = 10,
+    offset: Offset = 0,
+) -> Envelope:
+    """Custom user lists, usable as ``list_id`` on chats; offset-paged like chats."""
+    params = {"limit": limit, "offset": offset}
+    payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=("list", "hasMore"))
+    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+
+
+ROUTES = [list_chats, list_chat_lists]

@@ -1,0 +1,53 @@
+"""Trending GIFs from the upstream's GIF proxy (not account-scoped).
+
+GET /v1/gifs/trending  (api_gifs_trending)
+"""
+
+from __future__ import annotations
+
+from litestar import Request, get
+
+from app.envelope import Envelope
+from app.gate import Upstream
+from app.live import live_page, offset_next, organization_credential, relay
+from app.params import Limit50, Offset
+from app.upstream import paths
+from app.upstream.errors import UpstreamBadBody
+
+
+@get(
+    "/v1/gifs/trending",
+    opt={"permission": "api_gifs_trending"},
+    tags=["gifs"],
+    summary="Trending GIFs (live)",
+)
+async def trending_gifs(
+    request: Request,
+    upstream: Upstream,
+    limit: Limit50 = 20,
+    offset: Offset = 0,
+) -> Envelope:
+    """The provider's body nested as ``data.data`` and ``data.pagination``; offset-paged.
+
+    There is no ``hasMore``: a next page exists while ``offset + count < total_count``.
+    The upstream wants a signed-in account even here: one of the organization's is used.
+    """
+    account = await organization_credential(request)
+    params = {"limit": limit, "offset": offset}
+    payload = await relay(
+        upstream, account, paths.GIFS_TRENDING, params,
+        expect=("data", "pagination.offset", "pagination.count", "pagination.total_count"),
+    )
+    return live_page(request, payload, offset_next(limit, offset, payload["data"], has_more(payload)))
+
+
+def has_more(payload: dict) -> bool:
+    """The provider says no ``hasMore``; its pagination tells: rows remain past this page."""
+    page = payload["pagination"]
+    try:
+        return int(page["offset"]) + int(page["count"]) < int(page["total_count"])
+    except (TypeError, ValueError):
+        raise UpstreamBadBody("The upstream GIF proxy sent unreadable pagination.") from None
+
+
+ROUTES = [trending_gifs]

@@ -1,0 +1,36 @@
+"""Promotions and trials: one chronological feed, live from the upstream.
+
+GET /v1/{account_id}/promotions-trials  (api_promotions_trials_list)
+"""
+
+from __future__ import annotations
+
+from litestar import Request, get
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import live_page, offset_next, relay
+from app.params import Limit200, Offset
+from app.upstream import paths
+
+
+@get(
+    "/v1/{account_id:int}/promotions-trials",
+    opt={"permission": "api_promotions_trials_list"},
+    tags=["promotions"],
+    summary="Promotions and trials (live)",
+)
+async def promotions_trials(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    limit: Limit200 = 100,
+    offset: Offset = 0,
+) -> Envelope:
+    """Promo and trial items, each with exactly one of ``promo`` or ``trial``; offset-paged."""
+    params = {"limit": limit, "offset": offset}
+    payload = await relay(upstream, account, paths.PROMOTIONS_TRIALS, params, expect=("items", "hasMore"))
+    return live_page(request, payload, offset_next(limit, offset, payload["items"], payload["hasMore"]))
+
+
+ROUTES = [promotions_trials]

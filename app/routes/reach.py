@@ -1,0 +1,81 @@
+"""Reach: profile visitors and the promotions history, live from the upstream.
+
+GET /v1/{account_id}/reach/profile-visitors  (api_reach_read_profile_visitors)
+GET /v1/{account_id}/reach/promotions        (api_reach_list_promotions)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar import Request, get
+from litestar.di import NamedDependency
+from litestar.params import FromQuery, QueryParameter
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import live_page, offset_next, relay
+from app.params import DateWindow, Limit100, Offset, provide_date_window
+from app.upstream import paths
+
+#: The spec caps (clamps) the top-countries count instead of refusing larger values.
+TOP_COUNTRIES_CAP = 100
+
+TopCountries = Annotated[
+    int,
+    QueryParameter(
+        ge=0,
+        description=f"Rows of topCountries. Above {TOP_COUNTRIES_CAP} is clamped to "
+        f"{TOP_COUNTRIES_CAP}; 0 selects the upstream's default (no limit is sent).",
+    ),
+]
+
+
+def top_countries_limit(limit: int) -> int | None:
+    """What we send upstream: clamped to the cap; 0 means "not sent" (upstream default)."""
+    return min(limit, TOP_COUNTRIES_CAP) or None
+
+
+@get(
+    "/v1/{account_id:int}/reach/profile-visitors",
+    opt={"permission": "api_reach_read_profile_visitors"},
+    dependencies={"window": provide_date_window()},
+    tags=["reach"],
+    summary="Profile visitors (live)",
+)
+async def profile_visitors(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    window: NamedDependency[DateWindow],
+    by: FromQuery[Literal["total", "guests", "users", "subscribers"]] = "total",
+    limit: TopCountries = 10,
+) -> Envelope:
+    """Visitor totals and charts; ``by`` chooses the bucket that ranks ``topCountries``."""
+    params = {**window.upstream(), "by": by, "limit": top_countries_limit(limit)}
+    payload = await relay(upstream, account, paths.REACH_PROFILE_VISITORS, params)
+    return live_page(request, payload)
+
+
+@get(
+    "/v1/{account_id:int}/reach/promotions",
+    opt={"permission": "api_reach_list_promotions"},
+    dependencies={"window": provide_date_window()},
+    tags=["reach"],
+    summary="Promotions history (live)",
+)
+async def promotions(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    window: NamedDependency[DateWindow],
+    limit: Limit100 = 10,
+    offset: Offset = 0,
+) -> Envelope:
+    """Discounted-price offers and free-trial bundles created in the window; offset-paged."""
+    params = {"limit": limit, "offset": offset, **window.upstream()}
+    payload = await relay(upstream, account, paths.REACH_PROMOTIONS, params, expect=("items", "hasMore"))
+    return live_page(request, payload, offset_next(limit, offset, payload["items"], payload["hasMore"]))
+
+
+ROUTES = [profile_visitors, promotions]

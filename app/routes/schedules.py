@@ -1,0 +1,35 @@
+"""Scheduled chat items, live from the upstream.
+
+GET /v1/{account_id}/schedules/later/chat  (api_schedules_later_chat)
+"""
+
+from __future__ import annotations
+
+from litestar import Request, get
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import live_page, relay
+from app.params import Limit50
+from app.upstream import paths
+
+
+@get(
+    "/v1/{account_id:int}/schedules/later/chat",
+    opt={"permission": "api_schedules_later_chat"},
+    tags=["schedules"],
+    summary="Upcoming scheduled chat items (live)",
+)
+async def later_chat(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    limit: Limit50 = 10,
+) -> Envelope:
+    """The next ``limit`` scheduled direct and mass messages by publish time. Not paged:
+    the spec gives this route no cursor or offset, only the next items."""
+    payload = await relay(upstream, account, paths.SCHEDULES_LATER_CHAT, {"limit": limit}, expect=("list",))
+    return live_page(request, payload)
+
+
+ROUTES = [later_chat]

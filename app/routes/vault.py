@@ -1,0 +1,52 @@
+"""Vault: media still processing, and the vault lists, live from the upstream.
+
+GET /v1/{account_id}/vault/media/processing  (api_vault_list_processing)
+GET /v1/{account_id}/vault/lists             (api_vault_list_lists)
+"""
+
+from __future__ import annotations
+
+from litestar import Request, get
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import live_page, offset_next, relay
+from app.params import Limit100, Offset, Search
+from app.upstream import paths
+
+
+@get(
+    "/v1/{account_id:int}/vault/media/processing",
+    opt={"permission": "api_vault_list_processing"},
+    tags=["vault"],
+    summary="Vault media in processing (live)",
+)
+async def media_processing(
+    request: Request, upstream: Upstream, account: ConnectedAccount
+) -> Envelope:
+    """Media being transcoded; an item leaves the list once it is ready. No parameters."""
+    payload = await relay(upstream, account, paths.VAULT_MEDIA_PROCESSING, expect=("list",))
+    return live_page(request, payload)
+
+
+@get(
+    "/v1/{account_id:int}/vault/lists",
+    opt={"permission": "api_vault_list_lists"},
+    tags=["vault"],
+    summary="Vault lists (live)",
+)
+async def vault_lists(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    limit: Limit100 = 24,
+    offset: Offset = 0,
+    search: Search = None,
+) -> Envelope:
+    """System lists and custom folders (``query`` finds custom lists by name); offset-paged."""
+    params = {"limit": limit, "offset": offset, "query": search or None}
+    payload = await relay(upstream, account, paths.VAULT_LISTS, params, expect=("list", "hasMore"))
+    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+
+
+ROUTES = [media_processing, vault_lists]
