@@ -27,9 +27,12 @@ class Credits(msgspec.Struct, frozen=True):
     used: int
 
 
-class Meta(msgspec.Struct, frozen=True):
+class Meta(msgspec.Struct, frozen=True, omit_defaults=True):
     credits: Credits = msgspec.field(name="_credits")
     rate_limits: RateLimits = msgspec.field(name="_rate_limits")
+    #: Where a store-served answer came from and as of when (``{"source", "synced_at"}``);
+    #: a handler passes it with :meth:`Envelope.with_cache`, the gate keeps it.
+    cache: dict[str, Any] | None = msgspec.field(default=None, name="_cache")
 
 
 class Pagination(msgspec.Struct, frozen=True):
@@ -44,10 +47,18 @@ class Envelope(msgspec.Struct, omit_defaults=True, kw_only=True):
     pagination: Pagination | None = msgspec.field(default=None, name="_pagination")
     meta: Meta | None = msgspec.field(default=None, name="_meta")
 
+    #: Extra ``_meta`` members a handler hands to the gate (not sent themselves).
+    cache: dict[str, Any] | None = msgspec.field(default=None, name="_cache_for_meta")
+
     @classmethod
     def page(cls, data: Any, next_page: str | None = None) -> Envelope:
         """``data`` with its next page's URL; no ``_pagination`` member when it is None."""
         return cls(data=data, pagination=Pagination(next_page) if next_page else None)
+
+    def with_cache(self, cache: dict[str, Any]) -> Envelope:
+        """This envelope with ``_meta._cache`` (source and as-of time of the data)."""
+        self.cache = cache
+        return self
 
 
 def as_envelope(result: object) -> Envelope:

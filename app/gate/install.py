@@ -88,7 +88,11 @@ def _after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
                 402, "the organization's credit balance is spent; add credits", "credits_exhausted"
             )
         envelope = as_envelope(await fn(*args, **kwargs))
-        envelope.meta = state.result.meta()
+        meta = state.result.meta()
+        if envelope.cache is not None:  # a store-served route says where its data came from
+            meta = msgspec.structs.replace(meta, cache=envelope.cache)
+            envelope.cache = None
+        envelope.meta = meta
         return envelope
 
     setattr(gated, _WRAPPED, True)
