@@ -20,6 +20,11 @@ ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.schedules",
     "app.routes.notifications",
     "app.routes.gifs",
+    # store-served routes: answered from PostgreSQL (app/store/)
+    "app.routes.earnings",
+    "app.routes.payouts",
+    "app.routes.posts",
+    "app.routes.campaigns",
 )
 
 

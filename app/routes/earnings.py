@@ -1,0 +1,78 @@
+"""Earnings feed and chart, served from the store (live when the store does not cover).
+
+GET /v1/{account_id}/earnings        (api_earnings_list)
+GET /v1/{account_id}/earnings/chart  (api_earnings_read_chart)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar import Request, get
+from litestar.params import Parameter
+
+from app.envelope import Envelope
+from app.params import DateWindow, bad_parameter, provide_date_window
+from app.store import earnings
+from app.store.source import READER, StoreReader
+
+EarningsType = Literal["subscribes", "tips", "post", "chat_messages", "stream"]
+TipsSource = Literal["profile", "post_all", "chat", "stream", "story"]
+ChartBy = Literal[
+    "total", "subscribes", "tips", "post", "chat_messages", "stream",
+    "tips_profile", "tips_post", "tips_chat", "tips_stream", "tips_story",
+]
+Marker = Annotated[int | None, Parameter(ge=0, description="Cursor, unix seconds: the previous page's nextMarker.")]
+MarkerId = Annotated[
+    str | None,
+    Parameter(
+        pattern=r"^[0-9]{1,30}$",
+        description="Tie-breaker: the previous page's nextMarkerId (only with marker). "
+        "next_page carries it, so rows sharing the marker's second are neither repeated nor lost.",
+    ),
+]
+
+
+@get(
+    "/v1/{account_id:int}/earnings",
+    opt={"permission": "api_earnings_list"},
+    dependencies={"window": provide_date_window(), **READER},
+    tags=["earnings"],
+    summary="Earnings feed (store)",
+)
+async def earnings_feed(
+    request: Request,
+    reader: StoreReader,
+    window: DateWindow,
+    marker: Marker = None,
+    marker_id: MarkerId = None,
+    type: EarningsType | None = None,  # noqa: A002 - the spec's parameter name
+    tips_source: TipsSource | None = None,
+) -> Envelope:
+    """Transactions newest first, marker-paged; ``T`` in dates is read as a space."""
+    if tips_source is not None and type != "tips":
+        raise bad_parameter("tips_source", "only allowed with type=tips")
+    if marker_id is not None and marker is None:
+        raise bad_parameter("marker_id", "only allowed with marker")
+    query = earnings.FeedQuery(window.start, window.end, type, tips_source, marker, marker_id)
+    sourced = await earnings.feed(reader, query)
+    return sourced.envelope(request, earnings.feed_next(sourced.data, window.start))
+
+
+@get(
+    "/v1/{account_id:int}/earnings/chart",
+    opt={"permission": "api_earnings_read_chart"},
+    dependencies={"window": provide_date_window(), **READER},
+    tags=["earnings"],
+    summary="Earnings chart (store)",
+)
+async def earnings_chart(request: Request, reader: StoreReader, window: DateWindow, by: ChartBy = "total") -> Envelope:
+    """Net amount and count series, totals and the delta against the previous window.
+
+    Buckets are days for windows up to 90 days, calendar months beyond.
+    """
+    sourced = await earnings.chart(reader, earnings.ChartQuery(by, window.start, window.end))
+    return sourced.envelope(request)
+
+
+ROUTES = [earnings_feed, earnings_chart]

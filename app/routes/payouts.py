@@ -1,0 +1,58 @@
+"""Chargebacks and payout requests, served from the store; offset paging pinned by marker.
+
+GET /v1/{account_id}/payouts/chargebacks  (api_payouts_list_chargebacks)
+GET /v1/{account_id}/payouts/requests     (api_payouts_list_requests)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Request, get
+from litestar.params import Parameter
+
+from app.envelope import Envelope
+from app.params import DateWindow, Limit100, Offset, provide_date_window
+from app.store import payouts
+from app.store.snapshot import SnapshotQuery, snapshot_next
+from app.store.source import READER, StoreReader
+
+Marker = Annotated[
+    int | None,
+    Parameter(ge=0, description="Snapshot pin, unix seconds: omit on the first page, then pass back unchanged."),
+]
+
+
+@get(
+    "/v1/{account_id:int}/payouts/chargebacks",
+    opt={"permission": "api_payouts_list_chargebacks"},
+    dependencies={"window": provide_date_window(), **READER},
+    tags=["payouts"],
+    summary="Chargebacks (store)",
+)
+async def chargebacks(
+    request: Request, reader: StoreReader, window: DateWindow, limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
+) -> Envelope:
+    """Chargebacks filed in the window (by filing date), newest first."""
+    query = SnapshotQuery(window.start, window.end, offset, limit, marker)
+    sourced = await payouts.page(reader, payouts.CHARGEBACKS, query)
+    return sourced.envelope(request, snapshot_next(sourced.data, query))
+
+
+@get(
+    "/v1/{account_id:int}/payouts/requests",
+    opt={"permission": "api_payouts_list_requests"},
+    dependencies={"window": provide_date_window(), **READER},
+    tags=["payouts"],
+    summary="Payout requests (store)",
+)
+async def payout_requests(
+    request: Request, reader: StoreReader, window: DateWindow, offset: Offset = 0, marker: Marker = None
+) -> Envelope:
+    """Withdrawal requests, newest first; the page size is fixed at 10."""
+    query = SnapshotQuery(window.start, window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
+    sourced = await payouts.page(reader, payouts.PAYOUT_REQUESTS, query)
+    return sourced.envelope(request, snapshot_next(sourced.data, query, with_limit=False))
+
+
+ROUTES = [chargebacks, payout_requests]

@@ -1,0 +1,53 @@
+"""The creator's post feed, served from the store.
+
+GET /v1/{account_id}/posts  (api_posts_list)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Request, get
+from litestar.params import Parameter
+
+from app.envelope import Envelope
+from app.store import posts
+from app.store.source import READER, StoreReader
+
+PostsLimit = Annotated[int, Parameter(ge=1, description="Page size, at least 1; above 100 is clamped to 100.")]
+Label = Annotated[str | None, Parameter(description="Numeric label id, archived or private_archived.")]
+Cursor = Annotated[str | None, Parameter(description="The previous page's tailMarker.")]
+
+
+@get(
+    "/v1/{account_id:int}/posts",
+    opt={"permission": "api_posts_list"},
+    dependencies=READER,
+    tags=["posts"],
+    summary="Posts (store)",
+)
+async def list_posts(
+    request: Request,
+    reader: StoreReader,
+    limit: PostsLimit = 10,
+    media_type: posts.MediaType | None = None,
+    label: Label = None,
+    exclude_label: Label = None,
+    query: Annotated[str | None, Parameter(description="Case-insensitive text in captions.")] = None,
+    pinned: bool | None = None,
+    order: posts.Order = "publish_date_desc",
+    counters: bool = True,
+    before_publish_time: Cursor = None,
+    after_publish_time: Cursor = None,
+) -> Envelope:
+    """The feed in one of five orders, cursor-paged by tailMarker."""
+    parsed = posts.PostsQuery.parse(
+        order=order, limit=limit, media_type=media_type, label=label, exclude_label=exclude_label,
+        text=query, pinned=pinned, counters=counters,
+        before_publish_time=before_publish_time, after_publish_time=after_publish_time,
+    )
+    sourced = await posts.feed(reader, parsed)
+    return sourced.envelope(request, posts.feed_next(sourced.data, parsed))
+
+
+ROUTES = [list_posts]

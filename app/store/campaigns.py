@@ -1,0 +1,241 @@
+"""Campaigns (tracking links) from the store: overview, daily chart and one link's stats.
+
+All three are sums over ``tracking_link_daily_stats`` (one row per link and UTC day) and
+counts over ``tracking_links``, with the upstream's rules (docs/upstream.md, "Campaigns"):
+a null ``clicks`` counts as 0 in every sum but stays null in a link's daily metrics; the
+days of a window run from the start's day to the end's day, never past today.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import msgspec
+from psycopg import AsyncConnection
+
+from app.errors import ApiError
+from app.store.earnings import percent_change, upstream_time
+from app.store.mapping import write_items
+from app.store.source import Coverage, Reader, Sourced
+from app.upstream import paths
+
+LINKS = "tracking_links"
+DAILY = "tracking_link_daily_stats"
+DAY = timedelta(days=1)
+SECOND = timedelta(seconds=1)
+
+
+def _days(first: date, last: date) -> list[date]:
+    return [first + DAY * i for i in range((last - first).days + 1)]
+
+
+def _money(value: Decimal) -> str:
+    """A decimal string with exactly two places, as the upstream writes revenue."""
+    return f"{value:.2f}"
+
+
+def _at_midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+
+
+_DAILY_SUMS_SQL = """
+SELECT date, sum(coalesce(clicks, 0))::bigint, sum(coalesce(subs, 0))::bigint
+FROM tracking_link_daily_stats
+WHERE account_id = %s AND date >= %s AND date <= %s
+GROUP BY date
+"""
+
+_LINKS_CREATED_SQL = """
+SELECT count(*) FROM tracking_links
+WHERE account_id = %s AND created_at >= %s AND created_at <= %s
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignWindow:
+    """[start, end] and the days it spans (the end's day clamped to today)."""
+
+    start: datetime
+    end: datetime
+
+    def days(self, now: datetime) -> tuple[date, date]:
+        return self.start.date(), min(self.end.date(), now.date())
+
+    @property
+    def previous_days(self) -> tuple[date, date]:
+        """As many days as the window spans (today's clamp ignored), just before it."""
+        span = (self.end.date() - self.start.date()).days + 1
+        first = self.start.date()
+        return first - DAY * span, first - DAY
+
+    @property
+    def previous(self) -> tuple[datetime, datetime]:
+        length = self.end - self.start + SECOND
+        return self.start - length, self.start - SECOND
+
+    def upstream_params(self) -> dict[str, str]:
+        return {"start_date": upstream_time(self.start), "end_date": upstream_time(self.end)}
+
+
+async def _daily(conn: AsyncConnection, account_id: int, first: date, last: date) -> dict[date, tuple[int, int]]:
+    cur = await conn.execute(_DAILY_SUMS_SQL, (account_id, first, last))
+    return {day: (clicks, claims) for day, clicks, claims in await cur.fetchall()}
+
+
+def _series(days: list[date], sums: dict[date, tuple[int, int]], which: int) -> list[dict]:
+    return [{"date": d.isoformat(), "count": sums.get(d, (0, 0))[which]} for d in days]
+
+
+async def _links_created(conn: AsyncConnection, account_id: int, start: datetime, end: datetime) -> int:
+    cur = await conn.execute(_LINKS_CREATED_SQL, (account_id, start, end))
+    return (await cur.fetchone())[0]
+
+
+async def _chart_from_store(conn: AsyncConnection, account_id: int, window: CampaignWindow, now: datetime) -> dict:
+    first, last = window.days(now)
+    sums = await _daily(conn, account_id, first, last)
+    days = _days(first, last)
+    return {"clicks": _series(days, sums, 0), "claims": _series(days, sums, 1)}
+
+
+async def _overview_from_store(conn: AsyncConnection, account_id: int, window: CampaignWindow, now: datetime) -> dict:
+    first, last = window.days(now)
+    days = _days(first, last)
+    sums = await _daily(conn, account_id, first, last)
+    before = await _daily(conn, account_id, *window.previous_days)
+    count = await _links_created(conn, account_id, window.start, min(window.end, now))
+    previous_start, previous_end = window.previous
+    previous_count = await _links_created(conn, account_id, previous_start, min(previous_end, now))
+    any_link = await _links_created(conn, account_id, datetime(1970, 1, 1, tzinfo=UTC), now)
+
+    def total(values: dict, which: int) -> int:
+        return sum(v[which] for v in values.values())
+
+    totals = {
+        "count": (count, previous_count),
+        "claims": (total(sums, 1), total(before, 1)),
+        "clicks": (total(sums, 0), total(before, 0)),
+    }
+    return {
+        "campaigns": {
+            "hasStatistic": any_link > 0,
+            **{
+                name: {"total": cur, "delta": percent_change(Decimal(cur), Decimal(prev), places=0)}
+                for name, (cur, prev) in totals.items()
+            },
+            "chartData": _series(days, sums, 1),
+        }
+    }
+
+
+def _window_start(window: CampaignWindow) -> datetime:
+    """The oldest moment the overview reads: the previous period of days or of seconds."""
+    return min(_at_midnight(window.previous_days[0]), window.previous[0])
+
+
+async def chart(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
+    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
+        return await _chart_from_store(conn, reader.account_id, window, reader.now)
+
+    async def from_upstream() -> dict:
+        return await reader.live(paths.CAMPAIGNS_CHART, window.upstream_params(), expect=("clicks", "claims"))
+
+    return await reader.answer(
+        DAILY, _at_midnight(window.start.date()), window.end, from_store=from_store, from_upstream=from_upstream
+    )
+
+
+async def overview(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
+    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
+        return await _overview_from_store(conn, reader.account_id, window, reader.now)
+
+    async def from_upstream() -> dict:
+        return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream_params(), expect=("campaigns",))
+
+    return await reader.answer(
+        (LINKS, DAILY), _window_start(window), window.end, from_store=from_store, from_upstream=from_upstream
+    )
+
+
+# --- one link's stats ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StatsQuery:
+    link_id: int
+    start: datetime | None  # None: unbounded
+    end: datetime | None
+
+    def upstream_params(self) -> dict[str, Any]:
+        return {
+            "date_start": upstream_time(self.start) if self.start else None,
+            "date_end": upstream_time(self.end) if self.end else None,
+        }
+
+
+_LINK_SQL = "SELECT created_at FROM tracking_links WHERE account_id = %s AND id = %s"
+
+_LINK_DAYS_SQL = """
+SELECT payload::text FROM tracking_link_daily_stats
+WHERE account_id = %s AND link_id = %s AND date >= %s AND date <= %s
+ORDER BY date
+"""
+
+_LINK_MONTHS_SQL = """
+SELECT date_trunc('month', date)::date, sum(coalesce(clicks, 0))::bigint, sum(subs)::bigint,
+       coalesce(sum(revenue), 0), sum(spenders)::bigint
+FROM tracking_link_daily_stats
+WHERE account_id = %s AND link_id = %s AND date >= %s AND date <= %s
+GROUP BY 1 ORDER BY 1
+"""
+
+
+async def _stats_from_store(conn: AsyncConnection, account_id: int, query: StatsQuery, now: datetime) -> dict:
+    created = await (await conn.execute(_LINK_SQL, (account_id, query.link_id))).fetchone()
+    if created is None or created[0] > now:
+        raise ApiError(404, f"tracking link {query.link_id} not found", "not_found")
+    first = query.start.date() if query.start else date(1970, 1, 1)
+    last = min(query.end.date(), now.date()) if query.end else now.date()
+    bounds = (account_id, query.link_id, first, last)
+    daily = [msgspec.Raw(p) for (p,) in await (await conn.execute(_LINK_DAYS_SQL, bounds)).fetchall()]
+    months = await (await conn.execute(_LINK_MONTHS_SQL, bounds)).fetchall()
+    return {
+        "summary": {
+            "clicks_total": sum(m[1] for m in months),
+            "subs_total": sum(m[2] or 0 for m in months),
+            "revenue_total": _money(sum((m[3] for m in months), Decimal(0))),
+            "spenders_total": sum(m[4] or 0 for m in months),
+            # The upstream's own scan time is not something the sync stores.
+            "last_scanned_at": None,
+        },
+        "daily_metrics": daily,
+        "monthly_metrics": [
+            {"timestamp": month.isoformat(), "clicks": clicks, "subs": subs, "revenue": _money(revenue), "spenders": spenders}
+            for month, clicks, subs, revenue, spenders in months
+        ],
+    }
+
+
+async def link_stats(reader: Reader, query: StatsQuery) -> Sourced[dict]:
+    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
+        return await _stats_from_store(conn, reader.account_id, query, reader.now)
+
+    async def from_upstream() -> dict:
+        return await reader.live(
+            paths.TRACKING_LINK_STATS,
+            query.upstream_params(),
+            path_params={"link_id": query.link_id},
+            expect=("summary", "daily_metrics"),
+        )
+
+    async def remember(conn: AsyncConnection, body: dict) -> None:
+        await write_items(conn, DAILY, reader.account_id, body["daily_metrics"], link_id=query.link_id)
+
+    start = _at_midnight(query.start.date()) if query.start else None
+    return await reader.answer(
+        (LINKS, DAILY), start, query.end or reader.now,
+        from_store=from_store, from_upstream=from_upstream, remember=remember,
+    )

@@ -1,0 +1,304 @@
+"""The posts feed from the store: every filter, the five orders and the tailMarker cursor.
+
+Each order is a strict total order on the posts table's columns, and a page is the posts
+strictly after the cursor in that order (docs/upstream.md, "Orders and cursor"):
+
+| order                  | key (direction)                         | cursor names       |
+|------------------------|-----------------------------------------|--------------------|
+| publish_date_desc      | posted_at_precise desc                  | a time bound       |
+| publish_date_asc       | posted_at_precise asc                   | a time bound       |
+| favorites_count_desc   | (favorites_count, posted_at_precise) desc | the last post seen |
+| tips_summ_desc         | (tips_amount, posted_at_precise) desc   | the last post seen |
+| tips_summ_asc          | (tips_amount, posted_at_precise) asc    | the last post seen |
+
+``posted_at_precise`` is unique per account, so each key is a strict order and a keyset
+condition ``(key) < (cursor key)`` never repeats or skips a post. The key columns each have
+an ``(account_id, column, id)`` index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+import msgspec
+from psycopg import AsyncConnection, sql
+
+from app.params import bad_parameter
+from app.store.mapping import write_items
+from app.store.source import Coverage, Reader, Sourced
+from app.upstream import paths
+
+RESOURCE = "posts"
+
+#: Page size bounds: below 1 is refused, above 100 is clamped (the spec's rule).
+LIMIT_MAX = 100
+
+Order = Literal[
+    "publish_date_desc", "publish_date_asc", "favorites_count_desc", "tips_summ_desc", "tips_summ_asc"
+]
+MediaType = Literal["photos", "videos", "audios", "medias"]
+ARCHIVES = ("archived", "private_archived")
+
+# order -> (key columns, descending?, names a post?)
+_ORDERS: dict[str, tuple[tuple[str, ...], bool, bool]] = {
+    "publish_date_desc": (("posted_at_precise",), True, False),
+    "publish_date_asc": (("posted_at_precise",), False, False),
+    "favorites_count_desc": (("favorites_count", "posted_at_precise"), True, True),
+    "tips_summ_desc": (("tips_amount", "posted_at_precise"), True, True),
+    "tips_summ_asc": (("tips_amount", "posted_at_precise"), False, True),
+}
+_MEDIA = {
+    "photos": ["photo"],
+    "videos": ["video"],
+    "audios": ["audio"],
+    "medias": ["photo", "video", "audio"],
+}
+
+
+def cursor_parameter(order: str) -> str:
+    """The cursor an order pages with: ascending orders go after, descending before."""
+    return "before_publish_time" if _ORDERS[order][1] else "after_publish_time"
+
+
+def _label(name: str, raw: str | None) -> str | int | None:
+    if raw is None or raw == "":
+        return None
+    if raw in ARCHIVES:
+        return raw
+    if raw.isdigit():
+        return int(raw)
+    raise bad_parameter(name, "must be a numeric label id, archived or private_archived")
+
+
+def _marker(name: str, raw: str) -> Decimal:
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        raise bad_parameter(name, "must be unix seconds with six decimals (a tailMarker)")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class PostsQuery:
+    """A validated posts query: every rule the spec states is checked in :meth:`parse`."""
+
+    order: str = "publish_date_desc"
+    limit: int = 10
+    media_type: str | None = None
+    label: str | int | None = None
+    exclude_label: str | int | None = None
+    text: str | None = None
+    pinned: bool | None = None
+    counters: bool = True
+    cursor: Decimal | None = None
+    cursor_raw: str | None = None
+
+    @classmethod
+    def parse(
+        cls,
+        *,
+        order: str,
+        limit: int,
+        media_type: str | None,
+        label: str | None,
+        exclude_label: str | None,
+        text: str | None,
+        pinned: bool | None,
+        counters: bool,
+        before_publish_time: str | None,
+        after_publish_time: str | None,
+    ) -> PostsQuery:
+        given = {"before_publish_time": before_publish_time, "after_publish_time": after_publish_time}
+        wanted = cursor_parameter(order)
+        for name, value in given.items():
+            if value and name != wanted:
+                raise bad_parameter(name, f"not allowed with order={order}; use {wanted}")
+        raw = given[wanted] or None
+        return cls(
+            order=order,
+            limit=min(limit, LIMIT_MAX),
+            media_type=media_type,
+            label=_label("label", label),
+            exclude_label=_label("exclude_label", exclude_label),
+            text=text or None,
+            pinned=pinned,
+            counters=counters,
+            cursor=_marker(wanted, raw) if raw else None,
+            cursor_raw=raw,
+        )
+
+    def upstream_params(self) -> dict[str, Any]:
+        return {
+            "limit": self.limit,
+            "order": self.order,
+            "media_type": self.media_type,
+            "label": self.label,
+            "exclude_label": self.exclude_label,
+            "query": self.text,
+            "pinned": self.pinned,
+            "counters": self.counters,
+            cursor_parameter(self.order): self.cursor_raw,
+        }
+
+
+# --- SQL pieces ------------------------------------------------------------------------------
+
+_NOT_ARCHIVED = sql.SQL("NOT coalesce(is_archived, false) AND NOT coalesce(is_private_archived, false)")
+
+
+def _in_bucket(bucket: str | int) -> sql.Composable:
+    if bucket == "archived":
+        return sql.SQL("coalesce(is_archived, false)")
+    if bucket == "private_archived":
+        return sql.SQL("coalesce(is_private_archived, false)")
+    return sql.SQL("coalesce(label_ids @> ARRAY[{}]::bigint[], false)").format(sql.Literal(bucket))
+
+
+def filters(query: PostsQuery) -> list[sql.Composable]:
+    """The WHERE conditions of the filters, combined with AND (docs/upstream.md, Filters)."""
+    where: list[sql.Composable] = []
+    if query.label in ARCHIVES:
+        where.append(_in_bucket(query.label))
+    else:
+        # The feed proper: archived posts only show under their own label.
+        where.append(_NOT_ARCHIVED)
+        if query.label is not None:
+            where.append(_in_bucket(query.label))
+    if query.exclude_label is not None:
+        where.append(sql.SQL("NOT {}").format(_in_bucket(query.exclude_label)))
+    if query.media_type is not None:
+        where.append(sql.SQL("media_types && {}::text[]").format(sql.Literal(_MEDIA[query.media_type])))
+    if query.pinned is not None:
+        where.append(sql.SQL("coalesce(is_pinned, false) = {}").format(sql.Literal(query.pinned)))
+    if query.text is not None:
+        where.append(sql.SQL("strpos(lower(raw_text), lower({})) > 0").format(sql.Literal(query.text)))
+    return where
+
+
+def _key(columns: tuple[str, ...], prefix: str = "") -> sql.Composable:
+    return sql.SQL("({})").format(sql.SQL(", ").join(sql.Identifier(*([prefix] if prefix else []), c) for c in columns))
+
+
+async def _cursor_condition(conn: AsyncConnection, account_id: int, query: PostsQuery) -> sql.Composable | None:
+    """Posts strictly after the cursor in the order, or None on a first page."""
+    if query.cursor is None:
+        return None
+    columns, descending, names_post = _ORDERS[query.order]
+    comparison = sql.SQL("<" if descending else ">")
+    if not names_post:
+        return sql.SQL("posted_at_precise {} {}").format(comparison, sql.Literal(query.cursor))
+    # Value orders: the marker names the last post seen; its key is where the page resumes.
+    cur = await conn.execute(
+        sql.SQL("SELECT {} FROM posts WHERE account_id = %s AND posted_at_precise = %s").format(
+            sql.SQL(", ").join(map(sql.Identifier, columns))
+        ),
+        (account_id, query.cursor),
+    )
+    named = await cur.fetchone()
+    if named is None:
+        name = cursor_parameter(query.order)
+        raise bad_parameter(name, f"names no post (order={query.order} needs a tailMarker)")
+    return sql.SQL("{} {} ({})").format(
+        _key(columns), comparison, sql.SQL(", ").join(map(sql.Literal, named))
+    )
+
+
+async def _page(conn: AsyncConnection, account_id: int, query: PostsQuery) -> dict[str, Any]:
+    columns, descending, _ = _ORDERS[query.order]
+    where = [sql.SQL("account_id = {}").format(sql.Literal(account_id)), *filters(query)]
+    cursor = await _cursor_condition(conn, account_id, query)
+    if cursor is not None:
+        where.append(cursor)
+    direction = sql.SQL(" DESC" if descending else " ASC")
+    statement = sql.SQL(
+        "SELECT payload::text, payload->>'postedAtPrecise' FROM posts WHERE {where} "
+        "ORDER BY {order} LIMIT {limit}"
+    ).format(
+        where=sql.SQL(" AND ").join(where),
+        order=sql.SQL(", ").join(sql.Composed([sql.Identifier(c), direction]) for c in columns),
+        limit=sql.Literal(query.limit + 1),
+    )
+    found = await (await conn.execute(statement)).fetchall()
+    page = found[: query.limit]
+    body: dict[str, Any] = {
+        "list": [msgspec.Raw(payload) for payload, _ in page],
+        "hasMore": len(found) > query.limit,
+        "headMarker": page[0][1] if page else "",
+        "tailMarker": page[-1][1] if page else "",
+    }
+    if query.counters:
+        body["counters"] = await counters(conn, account_id)
+    return body
+
+
+_COUNTERS_SQL = """
+SELECT
+    count(*) FILTER (WHERE visible),
+    count(*) FILTER (WHERE coalesce(is_archived, false)),
+    count(*) FILTER (WHERE coalesce(is_private_archived, false)),
+    coalesce(sum(media.photos) FILTER (WHERE visible), 0),
+    coalesce(sum(media.videos) FILTER (WHERE visible), 0),
+    coalesce(sum(media.audios) FILTER (WHERE visible), 0)
+FROM (
+    SELECT payload, is_archived, is_private_archived,
+           NOT coalesce(is_archived, false) AND NOT coalesce(is_private_archived, false) AS visible
+    FROM posts WHERE account_id = %s
+) AS p
+CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE item->>'type' = 'photo') AS photos,
+           count(*) FILTER (WHERE item->>'type' = 'video') AS videos,
+           count(*) FILTER (WHERE item->>'type' = 'audio') AS audios
+    FROM jsonb_array_elements(coalesce(p.payload->'media', '[]'::jsonb)) AS item
+) AS media
+"""
+
+
+async def counters(conn: AsyncConnection, account_id: int) -> dict[str, int | None]:
+    """The counters block over all stored posts, whatever the filters.
+
+    ``streamsCount`` is null: streams are not a synced resource, so the store does not know
+    it (a null, never a made-up 0).
+    """
+    cur = await conn.execute(_COUNTERS_SQL, (account_id,))
+    posts, archived, private, photos, videos, audios = await cur.fetchone()
+    return {
+        "audiosCount": int(audios),
+        "photosCount": int(photos),
+        "videosCount": int(videos),
+        "mediasCount": int(photos + videos + audios),
+        "postsCount": posts,
+        "streamsCount": None,
+        "archivedPostsCount": archived,
+        "privateArchivedPostsCount": private,
+    }
+
+
+async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
+    """One page of the posts feed; the feed has no date window, so the store must hold the
+    whole history (a coverage from the beginning)."""
+
+    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
+        return await _page(conn, reader.account_id, query)
+
+    async def from_upstream() -> dict:
+        return await reader.live(
+            paths.POSTS, query.upstream_params(), expect=("list", "hasMore", "tailMarker")
+        )
+
+    async def remember(conn: AsyncConnection, body: dict) -> None:
+        await write_items(conn, "posts", reader.account_id, body["list"])
+
+    return await reader.answer(
+        RESOURCE, None, reader.now, from_store=from_store, from_upstream=from_upstream, remember=remember
+    )
+
+
+def feed_next(body: dict, query: PostsQuery) -> dict[str, object] | None:
+    """``limit``, ``order`` and the cursor (the page's tailMarker) of the next page."""
+    if not body.get("hasMore") or not body.get("tailMarker"):
+        return None
+    return {"limit": query.limit, "order": query.order, cursor_parameter(query.order): body["tailMarker"]}

@@ -1,0 +1,210 @@
+"""Store or live: the one rule that decides where a store-served route's answer comes from.
+
+Every store-served route asks :func:`store_or_live` with the window it needs. The answer
+comes from the store when that window lies inside what the sync has stored completely for
+the (account, resource) -- ``sync_state.coverage_start`` .. ``coverage_end``, see
+docs/sync.md -- and from the upstream otherwise, or whenever the caller passed
+``fresh=true``. A live answer is written back into the store (``remember``), so the next
+request for the same rows can be served locally once the sync has confirmed the range.
+
+The outcome carries where the data came from and as of when, for ``_meta._cache``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Generic, Literal, TypeVar
+
+from litestar import Request
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.params import Parameter
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+from app.envelope import Envelope
+from app.gate import ConnectedAccount, Upstream
+from app.live import NextParams, next_page_url, relay
+from app import params as date_params
+from app.upstream.client import UpstreamAccount, UpstreamClient
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Source = Literal["store", "upstream"]
+
+#: How far the store may lag behind now and still answer a window that ends "now" (the
+#: default end of today, or any end in the future). Without it a window ending today is
+#: never inside the coverage, because the sync can only have run in the past. The response
+#: says ``synced_at``, and ``fresh=true`` always reads live.
+STORE_MAX_LAG = timedelta(minutes=15)
+
+_COVERAGE_SQL = """
+SELECT coverage_start, coverage_end, last_success_at
+FROM sync_state
+WHERE account_id = %s AND resource = ANY(%s)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """What the store holds completely for one (account, resource)."""
+
+    start: datetime | None
+    end: datetime | None
+    synced_at: datetime | None
+
+    def covers(self, start: datetime | None, end: datetime | None, *, now: datetime) -> bool:
+        """Whether every row of [start, end] is in the store.
+
+        An unbounded (``None``) start needs the whole history: the sync records a pass
+        "from the beginning" as a coverage starting at the Unix epoch (docs/sync.md).
+        """
+        if self.start is None or self.end is None:
+            return False
+        lower = start if start is not None else _EPOCH
+        # Nothing exists after now, so the window only needs coverage up to now -- within
+        # the tolerated lag.
+        upper = min(end, now) if end is not None else now
+        return self.start <= lower and upper <= self.end + STORE_MAX_LAG
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced(Generic[T]):
+    """An answer and where it came from."""
+
+    data: T
+    source: Source
+    synced_at: datetime | None
+
+    def cache(self) -> dict[str, Any]:
+        """The ``_meta._cache`` member: source and as-of time (ISO 8601, UTC)."""
+        synced = self.synced_at.astimezone(UTC).isoformat() if self.synced_at else None
+        return {"source": self.source, "synced_at": synced}
+
+    def envelope(self, request: Request, following: NextParams = None) -> Envelope:
+        """The route's answer: the data, the next page's URL and ``_meta._cache``."""
+        return Envelope.page(self.data, next_page_url(request, following)).with_cache(self.cache())
+
+
+async def read_coverage(
+    conn: AsyncConnection, account_id: int, resource: str | tuple[str, ...]
+) -> Coverage:
+    """The coverage of one resource, or what several resources cover together (the
+    intersection; as-of the oldest of their syncs)."""
+    names = (resource,) if isinstance(resource, str) else resource
+    cur = await conn.execute(_COVERAGE_SQL, (account_id, list(names)))
+    found = await cur.fetchall()
+    if len(found) < len(names) or any(None in row[:2] for row in found):
+        return Coverage(None, None, None)
+    synced = [row[2] for row in found if row[2] is not None]
+    return Coverage(
+        max(row[0] for row in found),
+        min(row[1] for row in found),
+        min(synced) if len(synced) == len(found) else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """What a store-served request reads with: the pool, the upstream, whose data, how fresh.
+
+    Built once per request by :func:`provide_reader` (which declares ``fresh``), so each
+    store function takes one argument for "where may I read from" instead of five.
+    """
+
+    pool: AsyncConnectionPool
+    upstream: UpstreamClient
+    account: UpstreamAccount
+    fresh: bool = False
+    # Looked up per request through the module, so tests can pin the clock.
+    now: datetime = field(default_factory=lambda: date_params.utc_now())
+
+    @property
+    def account_id(self) -> int:
+        return self.account.account_id
+
+    async def live(
+        self,
+        path: str,
+        params: Mapping[str, Any],
+        *,
+        path_params: Mapping[str, object] | None = None,
+        expect: tuple[str, ...] = (),
+    ) -> dict[str, Any]:
+        """One upstream read, through the live routes' shared relay (shape-checked)."""
+        return await relay(
+            self.upstream,
+            self.account,
+            path,
+            params,
+            path_params=path_params,
+            expect=expect,
+        )
+
+    async def answer(
+        self,
+        resource: str | tuple[str, ...],
+        start: datetime | None,
+        end: datetime | None,
+        *,
+        from_store: Callable[[AsyncConnection, Coverage], Awaitable[T]],
+        from_upstream: Callable[[], Awaitable[T]],
+        remember: Callable[[AsyncConnection, T], Awaitable[None]] | None = None,
+    ) -> Sourced[T]:
+        """The answer for [start, end]: from the store when every resource it reads covers
+        the window (and ``fresh`` is not set), else live -- and then written back.
+
+        ``from_store`` runs in the transaction that read the coverage. A sync committing in
+        between only adds rows and widens the coverage, so the answer is never less complete
+        than the coverage that was read.
+        """
+        if not self.fresh:
+            async with self.pool.connection() as conn:
+                async with conn.transaction():
+                    coverage = await read_coverage(conn, self.account_id, resource)
+                    if coverage.covers(start, end, now=self.now):
+                        data = await from_store(conn, coverage)
+                        return Sourced(data, "store", coverage.synced_at)
+        data = await from_upstream()
+        fetched_at = datetime.now(UTC)
+        if remember is not None:
+            await self._remember(resource, remember, data)
+        return Sourced(data, "upstream", fetched_at)
+
+    async def _remember(self, resource: str, remember, data) -> None:
+        """Write a live answer into the store; a failure here must not fail the request."""
+        try:
+            async with self.pool.connection() as conn:
+                async with conn.transaction():
+                    await remember(conn, data)
+        except Exception:  # noqa: BLE001 - the caller already has its answer
+            logger.warning(
+                "store_write_back_failed",
+                extra={"account_id": self.account_id, "resource": resource},
+                exc_info=True,
+            )
+
+
+async def provide_reader(
+    state: State,
+    account: ConnectedAccount,
+    upstream: Upstream,
+    fresh: bool = Parameter(
+        default=False, description="true: read the upstream live, even when the store covers the window."
+    ),
+) -> Reader:
+    """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them."""
+    return Reader(pool=state.pool, upstream=upstream, account=account, fresh=fresh)
+
+
+READER = {"reader": Provide(provide_reader)}
+#: How a handler asks for it: ``reader: StoreReader``.
+StoreReader = NamedDependency[Reader]
