@@ -26,8 +26,8 @@ from litestar.params import QueryParameter
 #: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
 TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
 
-#: "Two years ago" as a fixed length, so a window's start does not depend on leap days.
-DEFAULT_WINDOW = timedelta(days=730)
+#: The default window reaches back this many calendar years.
+DEFAULT_YEARS_BACK = 2
 
 _BARE_DATE_LENGTH = len("YYYY-MM-DD")
 
@@ -46,6 +46,17 @@ def bad_parameter(name: str, rule: str, source: str = "query") -> ValidationExce
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def years_before(moment: datetime, years: int) -> datetime:
+    """The same calendar moment ``years`` earlier (29 February becomes the 28th).
+
+    "Two years ago" on 2026-01-01 is 2024-01-01, not 730 days earlier (2024-01-02).
+    """
+    try:
+        return moment.replace(year=moment.year - years)
+    except ValueError:  # 29 February in a year that has none
+        return moment.replace(year=moment.year - years, day=28)
 
 
 def end_of_day(moment: datetime) -> datetime:
@@ -104,7 +115,11 @@ class DateWindow:
         "the end of a day" (a bare date, or today by default) is the next day's first
         second, so the day's last second is still inside; a full timestamp stays as given.
         """
-        start = parse_timestamp(start_name, start_raw) if start_raw else now - DEFAULT_WINDOW
+        start = (
+            parse_timestamp(start_name, start_raw)
+            if start_raw
+            else years_before(now, DEFAULT_YEARS_BACK)
+        )
         end = parse_timestamp(end_name, end_raw, end=True) if end_raw else end_of_day(now)
         if end_exclusive and (not end_raw or len(end_raw.strip()) == _BARE_DATE_LENGTH):
             end += timedelta(seconds=1)

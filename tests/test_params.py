@@ -61,6 +61,13 @@ def test_end_before_start_is_a_400_naming_end_date() -> None:
     assert caught.value.extra[0]["key"] == "end_date"
 
 
+def test_two_years_ago_is_calendar_years_across_a_leap_day() -> None:
+    window = DateWindow.parse(None, None, now=datetime(2026, 1, 1, tzinfo=UTC))
+    assert window.start == datetime(2024, 1, 1, tzinfo=UTC)
+    leap = DateWindow.parse(None, None, now=datetime(2028, 2, 29, 12, tzinfo=UTC))
+    assert leap.start == datetime(2026, 2, 28, 12, tzinfo=UTC)
+
+
 def test_exclusive_end_of_a_day_is_the_next_days_first_second() -> None:
     default = DateWindow.parse(None, None, now=NOW, end_exclusive=True)
     assert default.upstream()["end_date"] == "2026-05-02 00:00:00"
