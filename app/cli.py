@@ -207,5 +207,28 @@ def credits_add(settings: Settings, org: str, amount: int, note: str | None) -> 
     click.echo(f"{amount} credits added; balance {balance}")
 
 
+# --- database administration -------------------------------------------------------------------
+
+
+@main.group()
+def db() -> None:
+    """Database administration."""
+
+
+@db.command("grant-readonly")
+@click.argument("role")
+@click.option("--password", default=None, help="Create ROLE able to log in with this password "
+              "(default: a NOLOGIN group role to grant to analysts' own roles).")
+@pass_settings
+def db_grant_readonly(settings: Settings, role: str, password: str | None) -> None:
+    """Create (if missing) a read-only ROLE for analysts: SELECT on the synced tables and views."""
+    from app.db.readonly import ANALYST_RELATIONS, grant_readonly
+
+    with admin_connection(settings) as conn:
+        created = grant_readonly(conn, role, password=password)
+    verb = "created" if created else "updated"
+    click.echo(f"role {role} {verb}: read-only, SELECT on {', '.join(ANALYST_RELATIONS)}")
+
+
 if __name__ == "__main__":
     main()

@@ -33,7 +33,8 @@ async def list_posts(
     media_type: posts.MediaType | None = None,
     label: Label = None,
     exclude_label: Label = None,
-    query: Annotated[str | None, Parameter(description="Case-insensitive text in captions.")] = None,
+    # ``query`` is Litestar's name for the whole query string: bind the parameter by alias.
+    text: Annotated[str | None, Parameter(query="query", description="Case-insensitive text in captions.")] = None,
     pinned: bool | None = None,
     order: posts.Order = "publish_date_desc",
     counters: bool = True,
@@ -43,7 +44,7 @@ async def list_posts(
     """The feed in one of five orders, cursor-paged by tailMarker."""
     parsed = posts.PostsQuery.parse(
         order=order, limit=limit, media_type=media_type, label=label, exclude_label=exclude_label,
-        text=query, pinned=pinned, counters=counters,
+        text=text, pinned=pinned, counters=counters,
         before_publish_time=before_publish_time, after_publish_time=after_publish_time,
     )
     sourced = await posts.feed(reader, parsed)

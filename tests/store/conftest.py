@@ -149,7 +149,8 @@ class StoreApi:
 
 @pytest.fixture
 def store_api(api_client: TestClient, make_org, make_key, connect_account, db, sandbox) -> StoreApi:
-    org_id = make_org()
+    # Walks make thousands of requests: a generous plan, so metering never interferes.
+    org_id = make_org(credits=10_000_000, limit_minute=1_000_000, limit_day=10_000_000)
     key = make_key(org_id)
     account_id = next(_account_ids)
     connect_account(org_id, account_id)

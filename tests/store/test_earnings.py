@@ -1,0 +1,159 @@
+"""Earnings feed and chart from the store: rules, 400s, walks and store == upstream."""
+
+from __future__ import annotations
+
+import pytest
+
+WINDOW = {"start_date": "2025-12-01 00:00:00", "end_date": "2025-12-31T23:59:59"}
+
+
+@pytest.fixture
+def dense(store_api):
+    """3,000 rows over the last 10 days; the store holds the whole history."""
+    store_api.sandbox.configure_account(store_api.account_id, earnings=3000, history_days=10)
+    store_api.fill_earnings()
+    return store_api
+
+
+def _walk(api, first: dict) -> list[dict]:
+    rows, body = [], first
+    while True:
+        rows += body["data"]["list"]
+        url = body.get("_pagination", {}).get("next_page")
+        if url is None:
+            return rows
+        body = api.follow(url)
+
+
+def test_first_page_from_the_store_equals_the_upstream_page(dense):
+    stored = dense.ok("/earnings", **WINDOW)
+    live = dense.ok("/earnings", **WINDOW, fresh="true")
+    assert stored["_meta"]["_cache"]["source"] == "store"
+    assert live["_meta"]["_cache"]["source"] == "upstream"
+    assert stored["data"] == live["data"]
+    # next_page keeps the caller's query, fresh included.
+    assert stored["_pagination"]["next_page"] == live["_pagination"]["next_page"].replace("fresh=true&", "")
+
+
+@pytest.mark.parametrize("type_, source", [("tips", None), ("tips", "chat"), ("subscribes", None), ("stream", None)])
+def test_type_and_tips_source_filter_like_the_upstream(dense, type_, source):
+    params = {**WINDOW, "type": type_, **({"tips_source": source} if source else {})}
+    assert dense.ok("/earnings", **params)["data"] == dense.ok("/earnings", **params, fresh="true")["data"]
+
+
+def test_marker_paging_never_repeats_or_loses_rows_within_one_second(dense):
+    rows = _walk(dense, dense.ok("/earnings", start_date="2025-12-30 00:00:00", end_date="2025-12-31 23:59:59"))
+    ids = [r["id"] for r in rows]
+    assert len(ids) == len(set(ids))
+    expected = dense.db.execute(
+        "SELECT count(*) FROM earnings WHERE account_id = %s AND created_at >= '2025-12-30' "
+        "AND created_at <= '2025-12-31 23:59:59+00'", (dense.account_id,)
+    ).fetchone()[0]
+    assert len(ids) == expected
+    keys = [(r["createdAt"], int(r["id"])) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+
+
+def test_ties_on_one_second_are_walked_exactly_once(store_api):
+    # 3,000 rows in the last half hour: many seconds hold several rows.
+    store_api.sandbox.configure_account(store_api.account_id, earnings=3000, history_days=0.02)
+    store_api.fill_earnings()
+    start = "2025-12-31 23:00:00"  # the whole history
+    rows = _walk(store_api, store_api.ok("/earnings", start_date=start))
+    seconds = [r["createdAt"] for r in rows]
+    assert len(seconds) > len(set(seconds)), "the data must have ties for this test to mean anything"
+    ids = [r["id"] for r in rows]
+    stored = {r[0] for r in store_api.db.execute(
+        "SELECT id FROM earnings WHERE account_id = %s AND created_at >= '2025-12-31 23:00:00+00'",
+        (store_api.account_id,),
+    )}
+    assert sorted(ids) == sorted(stored) and len(ids) == len(set(ids))
+
+
+def test_rows_arriving_during_a_walk_are_never_repeated(dense):
+    first = dense.ok("/earnings", **WINDOW)
+    # A row arrives (newer than everything) between two page requests.
+    newest = first["data"]["list"][0]
+    arrived = {**newest, "id": "1999999999999", "createdAt": "2025-12-31T23:59:59+00:00"}
+    from tests.store.conftest import write_page
+
+    write_page(dense.db, "earnings", dense.account_id, [arrived], type="subscribes", tips_source=None)
+    rows = _walk(dense, first)
+    ids = [r["id"] for r in rows]
+    assert len(ids) == len(set(ids)) and "1999999999999" not in ids
+
+
+def test_next_page_carries_start_date_marker_and_marker_id(dense):
+    body = dense.ok("/earnings", start_date="2025-12-20T00:00:00")
+    url = body["_pagination"]["next_page"]
+    last = body["data"]["list"][-1]
+    assert "start_date=2025-12-20%2000%3A00%3A00" in url
+    assert f"marker={body['data']['nextMarker']}" in url and f"marker_id={last['id']}" in url
+
+
+def test_a_window_outside_the_coverage_is_read_live_and_written_back(store_api):
+    store_api.sandbox.configure_account(store_api.account_id, earnings=2000, history_days=30)
+    body = store_api.ok("/earnings", **WINDOW, type="subscribes")
+    assert body["_meta"]["_cache"]["source"] == "upstream"
+    stored = store_api.db.execute("SELECT count(*) FROM earnings WHERE account_id = %s", (store_api.account_id,)).fetchone()[0]
+    assert stored == len(body["data"]["list"]) > 0
+
+
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"type": "refunds"}, "type"),
+        ({"tips_source": "chat"}, "tips_source"),
+        ({"type": "post", "tips_source": "chat"}, "tips_source"),
+        ({"marker_id": "123"}, "marker_id"),
+        ({"marker": "soon"}, "marker"),
+        ({"marker": "1", "marker_id": "12a"}, "marker_id"),
+        ({"start_date": "yesterday"}, "start_date"),
+        ({"start_date": "2025-12-02", "end_date": "2025-12-01"}, "end_date"),
+    ],
+)
+def test_each_bad_feed_parameter_is_a_400_naming_it(store_api, params, name):
+    response = store_api.get("/earnings", **params)
+    assert response.status_code == 400, response.text
+    assert name in response.json()["error"]
+
+
+# --- chart -----------------------------------------------------------------------------------
+
+BY = ["total", "subscribes", "tips", "post", "chat_messages", "stream",
+      "tips_profile", "tips_post", "tips_chat", "tips_stream", "tips_story"]
+
+
+@pytest.fixture
+def year(store_api):
+    store_api.sandbox.configure_account(store_api.account_id, earnings=6000, history_days=400)
+    store_api.fill_earnings()
+    return store_api
+
+
+@pytest.mark.parametrize("by", BY)
+def test_daily_chart_from_the_store_equals_the_upstream(year, by):
+    window = {"start_date": "2025-10-15T06:30:00", "end_date": "2025-12-20 18:00:00", "by": by}
+    stored = year.ok("/earnings/chart", **window)
+    assert stored["_meta"]["_cache"]["source"] == "store"
+    assert stored["data"] == year.ok("/earnings/chart", **window, fresh="true")["data"]
+    assert len(stored["data"]["chartAmount"]) == 67  # daily: 15 Oct .. 20 Dec
+
+
+@pytest.mark.parametrize("by", ["total", "tips", "tips_post"])
+def test_monthly_chart_from_the_store_equals_the_upstream(year, by):
+    window = {"start_date": "2025-06-10 12:00:00", "end_date": "2025-12-31 23:59:59", "by": by}
+    stored = year.ok("/earnings/chart", **window)
+    assert stored["data"] == year.ok("/earnings/chart", **window, fresh="true")["data"]
+    assert [p["date"][:7] for p in stored["data"]["chartAmount"]][:2] == ["2025-06", "2025-07"]
+
+
+def test_ninety_days_is_daily_and_one_second_more_is_monthly(year):
+    daily = year.ok("/earnings/chart", start_date="2025-10-03 00:00:00", end_date="2025-12-31 23:59:59")
+    monthly = year.ok("/earnings/chart", start_date="2025-10-02 23:59:59", end_date="2025-12-31 23:59:59")
+    assert len(daily["data"]["chartCount"]) == 90 and len(monthly["data"]["chartCount"]) == 3
+
+
+def test_chart_rejects_an_unknown_by(store_api):
+    response = store_api.get("/earnings/chart", by="refunds")
+    assert response.status_code == 400 and "by" in response.json()["error"]
