@@ -3,8 +3,9 @@
 Every live route handler does the same three things, each a piece here:
 
 1. ``relay(...)``: make the one upstream call through the shared client and check that the
-   payload has the members we are about to read (``expect``). A payload of another shape
-   is the upstream failing, not our bug: it raises ``UpstreamBadBody`` (-> 424), never a 500;
+   payload has the members we are about to read, of the types we read them as (``expect``).
+   A payload of another shape is the upstream failing, not our bug: it raises
+   ``UpstreamBadBody`` (-> 424), never a 500;
 2. a paging rule turns the payload into the next page's parameters, or None on the last
    page: ``offset_next`` (offset paging), ``cursor_next`` (a value taken from the page's
    last item: the direct-messages date, the notifications id);
@@ -30,6 +31,12 @@ from app.upstream.errors import UpstreamBadBody
 #: A page's next parameters (our names), or None when it was the last page.
 NextParams = dict[str, object] | None
 
+#: ``expect`` of a relay: dotted member name -> the type(s) the route reads it as.
+Shape = Mapping[str, type | tuple[type, ...]]
+#: The members the paging rules read from the usual upstream wrappers.
+LIST_PAGE: Shape = {"list": list, "hasMore": bool}
+ITEMS_PAGE: Shape = {"items": list, "hasMore": bool}
+
 
 async def relay(
     upstream: UpstreamClient,
@@ -39,35 +46,38 @@ async def relay(
     *,
     method: str = "GET",
     path_params: Mapping[str, object] | None = None,
-    expect: Sequence[str] = (),
+    expect: Shape | None = None,
 ) -> dict[str, Any]:
     """The one upstream call of a live route; returns the upstream's JSON object untouched.
 
     ``params`` use the upstream's names; None values are not sent (the client drops them).
-    ``expect`` names the members the route reads (for paging): if the upstream answers
-    with something else, the call failed as far as the caller is concerned.
+    ``expect`` names the members the route reads (for paging) and their types: if the
+    upstream answers with something else, the call failed as far as the caller is concerned.
     """
     payload = await upstream.request_json(
         method, account, path, path_params=path_params, params=params
     )
-    missing = _missing_members(payload, expect)
-    if missing is not None:
+    unexpected = _unexpected_member(payload, expect or {})
+    if unexpected is not None:
         raise UpstreamBadBody(
-            f"The upstream platform sent an answer of an unexpected shape (no {missing!r})."
+            f"The upstream platform sent an answer of an unexpected shape ({unexpected!r})."
         )
     return payload
 
 
-def _missing_members(payload: object, expect: Sequence[str]) -> str | None:
-    """The first expected member a payload lacks ('object' when it is not one at all)."""
+def _unexpected_member(payload: object, expect: Shape) -> str | None:
+    """The first expected member a payload lacks or has with another type ('object' when
+    the payload is not an object at all); None when it has the expected shape."""
     if not isinstance(payload, dict):
         return "object"
-    for dotted in expect:
+    for dotted, kind in expect.items():
         node: object = payload
         for part in dotted.split("."):
             if not isinstance(node, dict) or part not in node:
                 return dotted
             node = node[part]
+        if not isinstance(node, kind):
+            return dotted
     return None
 
 
@@ -130,9 +140,10 @@ def cursor_next(
     convert: Callable[[Any], object] = lambda value: value,
 ) -> NextParams:
     """Cursor paging: ``param`` of the next page is ``member`` of this page's last row."""
-    if not has_more or not rows or rows[-1].get(member) is None:
+    last = rows[-1] if rows else None
+    if not has_more or not isinstance(last, Mapping) or last.get(member) is None:
         return None
-    return {"limit": limit, param: convert(rows[-1][member])}
+    return {"limit": limit, param: convert(last[member])}
 
 
 # --- the next page's URL ----------------------------------------------------------------

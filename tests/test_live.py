@@ -8,7 +8,15 @@ import pytest
 from litestar import Request, get
 from litestar.testing import create_test_client
 
-from app.live import _missing_members, cursor_next, next_page_url, offset_next
+from app.live import (
+    LIST_PAGE,
+    _unexpected_member,
+    cursor_next,
+    next_page_url,
+    offset_next,
+    relay,
+)
+from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
 
 
 def _next_page_for(query: str, changes) -> str | None:
@@ -69,15 +77,44 @@ def test_cursor_paging_takes_the_last_rows_member() -> None:
 
 
 @pytest.mark.parametrize(
-    ("payload", "expect", "missing"),
+    ("payload", "expect", "unexpected"),
     [
-        ({"list": [], "hasMore": False}, ("list", "hasMore"), None),
-        ({"list": []}, ("list", "hasMore"), "hasMore"),
-        ([], ("list",), "object"),
-        (None, (), "object"),
-        ({"pagination": {"count": 1}}, ("pagination.count", "pagination.total_count"), "pagination.total_count"),
-        ({"pagination": 3}, ("pagination.count",), "pagination.count"),
+        ({"list": [], "hasMore": False}, LIST_PAGE, None),
+        ({"list": []}, LIST_PAGE, "hasMore"),
+        ({"list": None, "hasMore": True}, LIST_PAGE, "list"),
+        ({"list": [], "hasMore": "yes"}, LIST_PAGE, "hasMore"),
+        ([], LIST_PAGE, "object"),
+        (None, {}, "object"),
+        ({"pagination": {"count": 1}}, {"pagination.count": int, "pagination.total_count": int}, "pagination.total_count"),
+        ({"pagination": {"count": "1"}}, {"pagination.count": int}, "pagination.count"),
+        ({"pagination": 3}, {"pagination.count": int}, "pagination.count"),
     ],
 )
-def test_payload_shape_check_names_the_first_missing_member(payload, expect, missing) -> None:
-    assert _missing_members(payload, expect) == missing
+def test_payload_shape_check_names_the_first_unexpected_member(payload, expect, unexpected) -> None:
+    assert _unexpected_member(payload, expect) == unexpected
+
+
+def test_cursor_paging_stops_on_a_row_that_is_not_an_object() -> None:
+    assert cursor_next(2, [{"id": 9}, 7], True, param="from_id", member="id") is None
+
+
+class _StubUpstream:
+    """Answers every call with one fixed payload (shapes the sandbox never sends)."""
+
+    def __init__(self, payload: object) -> None:
+        self.payload = payload
+
+    async def request_json(self, *args: object, **kwargs: object) -> object:
+        return self.payload
+
+
+async def test_relay_turns_a_payload_of_another_shape_into_an_upstream_failure() -> None:
+    with pytest.raises(UpstreamBadBody) as caught:
+        await relay(_StubUpstream({"list": None, "hasMore": True}), None, "/x", expect=LIST_PAGE)
+    assert "'list'" in caught.value.reason
+    assert isinstance(caught.value, UpstreamUnavailable)  # mapped to 424 like an outage
+
+
+async def test_relay_returns_the_payload_untouched() -> None:
+    payload = {"list": [{"id": 1, "extra": {"kept": True}}], "hasMore": False, "more": 1}
+    assert await relay(_StubUpstream(payload), None, "/x", expect=LIST_PAGE) is payload

@@ -13,7 +13,7 @@ from litestar.params import FromQuery, QueryParameter
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import live_page, offset_next, relay
+from app.live import LIST_PAGE, live_page, offset_next, relay
 from app.params import Limit100, Offset, Search, bad_parameter
 from app.upstream import paths
 
@@ -53,7 +53,7 @@ async def list_chats(
         "list_id": list_id,
         "query": search or None,
     }
-    payload = await relay(upstream, account, paths.CHATS, params, expect=("list", "hasMore"))
+    payload = await relay(upstream, account, paths.CHATS, params, expect=LIST_PAGE)
     return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
 
 
@@ -72,7 +72,7 @@ async def list_chat_lists(
 ) -> Envelope:
     """Custom user lists, usable as ``list_id`` on chats; offset-paged like chats."""
     params = {"limit": limit, "offset": offset}
-    payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=("list", "hasMore"))
+    payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=LIST_PAGE)
     return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
 
 

@@ -13,7 +13,7 @@ from litestar.di import NamedDependency
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import cursor_next, live_page, offset_next, relay
+from app.live import ITEMS_PAGE, cursor_next, live_page, offset_next, relay
 from app.params import DateWindow, Limit100, Offset, Search, provide_date_window
 from app.upstream import paths
 
@@ -46,7 +46,7 @@ async def direct_message_stats(
         "query": search,
         "offset": offset if search else None,
     }
-    payload = await relay(upstream, account, paths.MESSAGES_STATS, params, expect=("items", "hasMore"))
+    payload = await relay(upstream, account, paths.MESSAGES_STATS, params, expect=ITEMS_PAGE)
     rows, more = payload["items"], payload["hasMore"]
     if search:
         following = offset_next(limit, offset, rows, more)

@@ -12,7 +12,15 @@ from app.gate import Upstream
 from app.live import live_page, offset_next, organization_credential, relay
 from app.params import Limit50, Offset
 from app.upstream import paths
-from app.upstream.errors import UpstreamBadBody
+
+
+#: The provider's body: its rows, and the pagination the next page is computed from.
+GIF_PAGE = {
+    "data": list,
+    "pagination.offset": int,
+    "pagination.count": int,
+    "pagination.total_count": int,
+}
 
 
 @get(
@@ -36,7 +44,7 @@ async def trending_gifs(
     params = {"limit": limit, "offset": offset}
     payload = await relay(
         upstream, account, paths.GIFS_TRENDING, params,
-        expect=("data", "pagination.offset", "pagination.count", "pagination.total_count"),
+        expect=GIF_PAGE,
     )
     return live_page(request, payload, offset_next(limit, offset, payload["data"], has_more(payload)))
 
@@ -44,10 +52,7 @@ async def trending_gifs(
 def has_more(payload: dict) -> bool:
     """The provider says no ``hasMore``; its pagination tells: rows remain past this page."""
     page = payload["pagination"]
-    try:
-        return int(page["offset"]) + int(page["count"]) < int(page["total_count"])
-    except (TypeError, ValueError):
-        raise UpstreamBadBody("The upstream GIF proxy sent unreadable pagination.") from None
+    return page["offset"] + page["count"] < page["total_count"]
 
 
 ROUTES = [trending_gifs]

@@ -13,7 +13,7 @@ from litestar.params import FromPath, FromQuery, QueryParameter
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import cursor_next, live_page, relay
+from app.live import LIST_PAGE, cursor_next, live_page, relay
 from app.params import Limit100
 from app.upstream import paths
 
@@ -50,7 +50,7 @@ async def list_notifications(
 ) -> Envelope:
     """Newest first; the next page starts after the last id of this one (``from_id``)."""
     params = {"limit": limit, "type": type, "from_id": from_id}
-    payload = await relay(upstream, account, paths.NOTIFICATIONS, params, expect=("list", "hasMore"))
+    payload = await relay(upstream, account, paths.NOTIFICATIONS, params, expect=LIST_PAGE)
     following = cursor_next(limit, payload["list"], payload["hasMore"], param="from_id", member="id")
     return live_page(request, payload, following)
 
@@ -75,7 +75,7 @@ async def mark_read(
     """
     payload = await relay(
         upstream, account, paths.NOTIFICATIONS_MARK_READ, method="POST",
-        path_params={"type": type}, expect=("counters",),
+        path_params={"type": type}, expect={"counters": dict},
     )
     return live_page(request, payload)
 

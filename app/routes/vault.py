@@ -10,7 +10,7 @@ from litestar import Request, get
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import live_page, offset_next, relay
+from app.live import LIST_PAGE, live_page, offset_next, relay
 from app.params import Limit100, Offset, Search
 from app.upstream import paths
 
@@ -25,7 +25,7 @@ async def media_processing(
     request: Request, upstream: Upstream, account: ConnectedAccount
 ) -> Envelope:
     """Media being transcoded; an item leaves the list once it is ready. No parameters."""
-    payload = await relay(upstream, account, paths.VAULT_MEDIA_PROCESSING, expect=("list",))
+    payload = await relay(upstream, account, paths.VAULT_MEDIA_PROCESSING, expect={"list": list})
     return live_page(request, payload)
 
 
@@ -45,7 +45,7 @@ async def vault_lists(
 ) -> Envelope:
     """System lists and custom folders (``query`` finds custom lists by name); offset-paged."""
     params = {"limit": limit, "offset": offset, "query": search or None}
-    payload = await relay(upstream, account, paths.VAULT_LISTS, params, expect=("list", "hasMore"))
+    payload = await relay(upstream, account, paths.VAULT_LISTS, params, expect=LIST_PAGE)
     return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
 
 
