@@ -179,3 +179,11 @@ def live_page(request: Request, payload: Any, following: NextParams = None) -> E
     The gate adds ``_meta`` after the handler returns.
     """
     return Envelope.page(payload, next_page_url(request, following))
+
+
+def offset_page(
+    request: Request, payload: dict[str, Any], limit: int, offset: int, *, rows: str
+) -> Envelope:
+    """The envelope of an offset-paged upstream list whose rows are ``payload[rows]``."""
+    following = offset_next(limit, offset, payload[rows], payload["hasMore"])
+    return live_page(request, payload, following)

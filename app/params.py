@@ -129,7 +129,10 @@ class DateWindow:
 
     def upstream(self) -> dict[str, str]:
         """Both ends in the upstream's form, keyed by our parameter names."""
-        return {"start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
+        return {
+            "start_date": upstream_timestamp(self.start),
+            "end_date": upstream_timestamp(self.end),
+        }
 
 
 _START_DOC = "Earliest moment (UTC). " + TIMESTAMP_RULE + ". Default: two years ago."
@@ -141,7 +144,8 @@ def provide_date_window(*, end_exclusive: bool = False) -> Provide:
 
     Declared once here, so each route that takes the window documents and validates it the
     same way: ``dependencies={"window": provide_date_window()}`` and a
-    ``window: NamedDependency[DateWindow]`` handler parameter. "Now" is ``utc_now()``, looked up per request so tests can pin it.
+    ``window: NamedDependency[DateWindow]`` handler parameter. "Now" is ``utc_now()``,
+    looked up per request so tests can pin it.
     ``end_exclusive``: see ``DateWindow.parse``.
     """
 

@@ -13,7 +13,7 @@ from litestar.params import FromQuery, QueryParameter
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import LIST_PAGE, live_page, offset_next, relay
+from app.live import LIST_PAGE, offset_page, relay
 from app.params import Limit100, Offset, Search, bad_parameter
 from app.upstream import paths
 
@@ -54,7 +54,7 @@ async def list_chats(
         "query": search or None,
     }
     payload = await relay(upstream, account, paths.CHATS, params, expect=LIST_PAGE)
-    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+    return offset_page(request, payload, limit, offset, rows="list")
 
 
 @get(
@@ -73,7 +73,7 @@ async def list_chat_lists(
     """Custom user lists, usable as ``list_id`` on chats; offset-paged like chats."""
     params = {"limit": limit, "offset": offset}
     payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=LIST_PAGE)
-    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+    return offset_page(request, payload, limit, offset, rows="list")
 
 
 ROUTES = [list_chats, list_chat_lists]

@@ -19,7 +19,9 @@ from app.live import live_page, relay
 from app.params import DateWindow, provide_date_window
 from app.upstream import paths
 
-OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]
+OverviewSection = Literal[
+    "earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"
+]
 
 
 @get(

@@ -46,7 +46,8 @@ async def trending_gifs(
         upstream, account, paths.GIFS_TRENDING, params,
         expect=GIF_PAGE,
     )
-    return live_page(request, payload, offset_next(limit, offset, payload["data"], has_more(payload)))
+    following = offset_next(limit, offset, payload["data"], has_more(payload))
+    return live_page(request, payload, following)
 
 
 def has_more(payload: dict) -> bool:

@@ -51,7 +51,8 @@ async def list_notifications(
     """Newest first; the next page starts after the last id of this one (``from_id``)."""
     params = {"limit": limit, "type": type, "from_id": from_id}
     payload = await relay(upstream, account, paths.NOTIFICATIONS, params, expect=LIST_PAGE)
-    following = cursor_next(limit, payload["list"], payload["hasMore"], param="from_id", member="id")
+    rows, more = payload["list"], payload["hasMore"]
+    following = cursor_next(limit, rows, more, param="from_id", member="id")
     return live_page(request, payload, following)
 
 

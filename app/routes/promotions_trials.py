@@ -9,7 +9,7 @@ from litestar import Request, get
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import ITEMS_PAGE, live_page, offset_next, relay
+from app.live import ITEMS_PAGE, offset_page, relay
 from app.params import Limit200, Offset
 from app.upstream import paths
 
@@ -30,7 +30,7 @@ async def promotions_trials(
     """Promo and trial items, each with exactly one of ``promo`` or ``trial``; offset-paged."""
     params = {"limit": limit, "offset": offset}
     payload = await relay(upstream, account, paths.PROMOTIONS_TRIALS, params, expect=ITEMS_PAGE)
-    return live_page(request, payload, offset_next(limit, offset, payload["items"], payload["hasMore"]))
+    return offset_page(request, payload, limit, offset, rows="items")
 
 
 ROUTES = [promotions_trials]

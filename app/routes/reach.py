@@ -14,7 +14,7 @@ from litestar.params import FromQuery, QueryParameter
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import ITEMS_PAGE, live_page, offset_next, relay
+from app.live import ITEMS_PAGE, live_page, offset_page, relay
 from app.params import DateWindow, Limit100, Offset, provide_date_window
 from app.upstream import paths
 
@@ -75,7 +75,7 @@ async def promotions(
     """Discounted-price offers and free-trial bundles created in the window; offset-paged."""
     params = {"limit": limit, "offset": offset, **window.upstream()}
     payload = await relay(upstream, account, paths.REACH_PROMOTIONS, params, expect=ITEMS_PAGE)
-    return live_page(request, payload, offset_next(limit, offset, payload["items"], payload["hasMore"]))
+    return offset_page(request, payload, limit, offset, rows="items")
 
 
 ROUTES = [profile_visitors, promotions]

@@ -28,7 +28,10 @@ async def later_chat(
 ) -> Envelope:
     """The next ``limit`` scheduled direct and mass messages by publish time. Not paged:
     the spec gives this route no cursor or offset, only the next items."""
-    payload = await relay(upstream, account, paths.SCHEDULES_LATER_CHAT, {"limit": limit}, expect={"list": list})
+    params = {"limit": limit}
+    payload = await relay(
+        upstream, account, paths.SCHEDULES_LATER_CHAT, params, expect={"list": list}
+    )
     return live_page(request, payload)
 
 

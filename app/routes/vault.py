@@ -10,7 +10,7 @@ from litestar import Request, get
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream
-from app.live import LIST_PAGE, live_page, offset_next, relay
+from app.live import LIST_PAGE, live_page, offset_page, relay
 from app.params import Limit100, Offset, Search
 from app.upstream import paths
 
@@ -46,7 +46,7 @@ async def vault_lists(
     """System lists and custom folders (``query`` finds custom lists by name); offset-paged."""
     params = {"limit": limit, "offset": offset, "query": search or None}
     payload = await relay(upstream, account, paths.VAULT_LISTS, params, expect=LIST_PAGE)
-    return live_page(request, payload, offset_next(limit, offset, payload["list"], payload["hasMore"]))
+    return offset_page(request, payload, limit, offset, rows="list")
 
 
 ROUTES = [media_processing, vault_lists]
