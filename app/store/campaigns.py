@@ -141,7 +141,7 @@ async def chart(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
         return await _chart_from_store(conn, reader.account_id, window, reader.now)
 
     async def from_upstream() -> dict:
-        return await reader.live(paths.CAMPAIGNS_CHART, window.upstream_params(), expect=("clicks", "claims"))
+        return await reader.live(paths.CAMPAIGNS_CHART, window.upstream_params(), expect={"clicks": list, "claims": list})
 
     return await reader.answer(
         DAILY, _at_midnight(window.start.date()), window.end, from_store=from_store, from_upstream=from_upstream
@@ -153,7 +153,7 @@ async def overview(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
         return await _overview_from_store(conn, reader.account_id, window, reader.now)
 
     async def from_upstream() -> dict:
-        return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream_params(), expect=("campaigns",))
+        return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream_params(), expect={"campaigns": dict})
 
     return await reader.answer(
         (LINKS, DAILY), _window_start(window), window.end, from_store=from_store, from_upstream=from_upstream
@@ -228,7 +228,7 @@ async def link_stats(reader: Reader, query: StatsQuery) -> Sourced[dict]:
             paths.TRACKING_LINK_STATS,
             query.upstream_params(),
             path_params={"link_id": query.link_id},
-            expect=("summary", "daily_metrics"),
+            expect={"summary": dict, "daily_metrics": list},
         )
 
     async def remember(conn: AsyncConnection, body: dict) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection, sql
 
+from app.live import LIST_PAGE
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
@@ -182,7 +183,7 @@ async def feed(reader: Reader, query: FeedQuery) -> Sourced[dict]:
         return await reader.live(
             paths.EARNINGS_TRANSACTIONS,
             query.upstream_params(),
-            expect=("list", "hasMore", "nextMarker"),
+            expect=LIST_PAGE,
         )
 
     async def remember(conn: AsyncConnection, body: dict) -> None:
@@ -380,7 +381,7 @@ async def chart(reader: Reader, query: ChartQuery) -> Sourced[dict]:
 
     async def from_upstream() -> dict:
         return await reader.live(
-            paths.EARNINGS_CHART, query.upstream_params(), expect=("chartAmount", "chartCount")
+            paths.EARNINGS_CHART, query.upstream_params(), expect={"chartAmount": list, "chartCount": list}
         )
 
     return await reader.answer(

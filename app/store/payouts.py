@@ -41,7 +41,7 @@ async def page(reader: Reader, source: SnapshotResource, query: SnapshotQuery) -
         return await reader.live(
             source.path,
             query.upstream_params(with_limit=source.sends_limit),
-            expect=("list", "marker"),
+            expect={"list": list, "marker": int},
         )
 
     async def remember(conn: AsyncConnection, body: dict) -> None:

@@ -26,6 +26,7 @@ import msgspec
 from psycopg import AsyncConnection, sql
 
 from app.params import bad_parameter
+from app.live import LIST_PAGE
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
@@ -286,7 +287,7 @@ async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
 
     async def from_upstream() -> dict:
         return await reader.live(
-            paths.POSTS, query.upstream_params(), expect=("list", "hasMore", "tailMarker")
+            paths.POSTS, query.upstream_params(), expect={**LIST_PAGE, "tailMarker": str}
         )
 
     async def remember(conn: AsyncConnection, body: dict) -> None:

@@ -49,6 +49,14 @@ def _reset_sandbox_after_each_test(sandbox) -> Iterator[None]:
     sandbox.reset()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_coverage_cache() -> None:
+    """Each test sees the coverage it just wrote, not one a process read earlier."""
+    from app.store.source import _COVERAGE_CACHE
+
+    _COVERAGE_CACHE.clear()
+
+
 def write_page(db: psycopg.Connection, table: str, account_id: int, items: list, **constants: Any) -> None:
     """The shared mapping's upsert, on the test's synchronous connection."""
     if items:
