@@ -100,9 +100,13 @@ class Worker:
             if self.enqueue or self.schedule:
                 await self._tick(pool)
             if self.schedule:
+                # A coroutine function, not a lambda returning a coroutine: APScheduler
+                # awaits only what it sees as a coroutine function.
+                async def tick() -> None:
+                    await self._tick(pool)
+
                 scheduler = start_clock(
-                    lambda: self._tick(pool), settings.sync_tick_seconds,
-                    loop=asyncio.get_running_loop(),
+                    tick, settings.sync_tick_seconds, loop=asyncio.get_running_loop()
                 )
             heartbeat = asyncio.create_task(self._heartbeat(pool))
             try:

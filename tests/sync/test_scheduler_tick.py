@@ -1,0 +1,39 @@
+"""The scheduler's clock really ticks: an account connected while a worker runs gets its
+tasks without a restart."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from sync.resources import REGISTRY
+from tests.sync.test_kill_resume import relay, wait_for, worker_env
+
+pytestmark = pytest.mark.slow
+
+
+def test_running_worker_enqueues_tasks_for_an_account_connected_after_it_started(
+    db, database_url, sandbox, new_account
+):
+    def enqueued(account_id: int):
+        def check() -> bool:
+            rows = db.execute(
+                "SELECT resource FROM sync_tasks WHERE account_id = %s", (account_id,)
+            ).fetchall()
+            return {r[0] for r in rows} == set(REGISTRY)
+
+        return check
+
+    first = new_account()
+    worker = relay(
+        "worker", env=worker_env(database_url, sandbox, RELAY_SYNC_TICK_SECONDS="0.5")
+    )
+    try:
+        # The start-up enqueue has happened once the first account's tasks exist.
+        wait_for(enqueued(first), 30, "start-up enqueue")
+        later = new_account()
+        wait_for(enqueued(later), 30, "tasks enqueued by a scheduler tick")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(30) == 0
