@@ -157,3 +157,22 @@ def test_ninety_days_is_daily_and_one_second_more_is_monthly(year):
 def test_chart_rejects_an_unknown_by(store_api):
     response = store_api.get("/earnings/chart", by="refunds")
     assert response.status_code == 400 and "by" in response.json()["error"]
+
+
+def test_the_feed_query_walks_the_keyset_index_without_sorting(db):
+    from datetime import UTC, datetime
+
+    from app.store.earnings import FeedQuery, feed_statement
+
+    db.execute(
+        "INSERT INTO earnings (account_id, id, type, created_at, amount, net, fee, payload) "
+        "SELECT a, (1000000000000 + i)::text, 'tips', timestamptz '2025-01-01' + i * interval '30 s', 1, 1, 0, '{}' "
+        "FROM generate_series(1, 20000) i, generate_series(1, 5) a"
+    )
+    db.execute("ANALYZE earnings")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    query = FeedQuery(datetime(2024, 1, 1, tzinfo=UTC), now, marker=1736000000, marker_id="1000000010000")
+    statement, params = feed_statement(query, 3, now)
+    plan = "\n".join(r[0] for r in db.execute(b"EXPLAIN " + statement.as_bytes(db), params))
+    assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
+    assert "Sort" not in plan, plan
