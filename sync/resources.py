@@ -4,7 +4,8 @@ A description is data: the upstream path (a constant of ``app.upstream.paths``),
 endpoint pages (a strategy of ``sync.cursors``), the partitions it is read in (one query
 per earnings type and tips source, per posts archive bucket, per tracking link), where the
 rows sit in an answer, the target table (named like the resource) and its key, the SQL
-that turns a payload ``p`` into each typed column, the default interval and lookback.
+that turns a payload ``p`` into each typed column (``app.store.mapping.COLUMNS``, shared with
+the live write-back of the store-served routes), the default interval and lookback.
 ``sync.engine`` runs any of them; ``sync.writers`` builds its statement from them.
 
 Column expressions are SQL over ``p`` (the row's JSONB payload) and ``%(name)s``
@@ -22,6 +23,7 @@ from typing import Any
 from psycopg import AsyncConnection
 
 from app.settings import Settings, parse_durations
+from app.store.mapping import COLUMNS
 from app.upstream import paths
 from sync.cursors import (
     KeysetTimeCursor,
@@ -103,22 +105,7 @@ EARNINGS = Resource(
     path=paths.EARNINGS_TRANSACTIONS,
     cursor=KeysetTimeCursor(max_page_size=1000),
     partitions=_earnings_partitions(),
-    columns=MappingProxyType({
-        "id": "p->>'id'",
-        "type": "%(type)s::text",
-        "tips_source": "%(tips_source)s::text",
-        "created_at": "(p->>'createdAt')::timestamptz",
-        "status": "p->>'status'",
-        "amount": "(p->>'amount')::numeric",
-        "net": "(p->>'net')::numeric",
-        "fee": "(p->>'fee')::numeric",
-        "vat_amount": "(p->>'vatAmount')::numeric",
-        "tax_amount": "(p->>'taxAmount')::numeric",
-        "media_tax_amount": "(p->>'mediaTaxAmount')::numeric",
-        "currency": "p->>'currency'",
-        "payout_pending_days": "(p->>'payoutPendingDays')::int",
-        "user_id": "(p->'user'->>'id')::bigint",
-    }),
+    columns=COLUMNS["earnings"],
     interval=5 * MINUTE,
     # A payment stays `loading` for its payoutPendingDays (up to 21 seen), then settles.
     lookback=22 * DAY,
@@ -130,19 +117,7 @@ CHARGEBACKS = Resource(
     name="chargebacks",
     path=paths.PAYOUTS_CHARGEBACKS,
     cursor=SnapshotOffsetCursor(max_page_size=100),
-    columns=MappingProxyType({
-        "id": "(p->>'id')::bigint",
-        "created_at": "(p->>'createdAt')::timestamptz",
-        "payment_type": "p->>'paymentType'",
-        "payment_id": "p->'payment'->>'id'",
-        "payment_created_at": "(p->'payment'->>'createdAt')::timestamptz",
-        "amount": "(p->'payment'->>'amount')::numeric",
-        "net": "(p->'payment'->>'net')::numeric",
-        "fee": "(p->'payment'->>'fee')::numeric",
-        "currency": "p->'payment'->>'currency'",
-        "status": "p->'payment'->>'status'",
-        "user_id": "(p->'payment'->'user'->>'id')::bigint",
-    }),
+    columns=COLUMNS["chargebacks"],
     interval=15 * MINUTE,
     lookback=30 * DAY,
 )
@@ -152,14 +127,7 @@ PAYOUT_REQUESTS = Resource(
     path=paths.PAYOUTS_REQUESTS,
     # The endpoint's page size is fixed at 10 and it takes no limit.
     cursor=SnapshotOffsetCursor(max_page_size=None),
-    columns=MappingProxyType({
-        "id": "p->>'invoiceId'",
-        "created_at": "(p->>'createdAt')::timestamptz",
-        "amount": "(p->>'amount')::numeric",
-        "currency": "p->>'currency'",
-        "state": "p->>'state'",
-        "reject_reason": "p->>'rejectReason'",
-    }),
+    columns=COLUMNS["payout_requests"],
     interval=15 * MINUTE,
     # A request is pending for its first days, then approved or rejected.
     lookback=30 * DAY,
@@ -177,23 +145,7 @@ POSTS = Resource(
         Partition("archived", params=MappingProxyType({"label": "archived"})),
         Partition("private_archived", params=MappingProxyType({"label": "private_archived"})),
     ),
-    columns=MappingProxyType({
-        "id": "(p->>'id')::bigint",
-        "posted_at": "(p->>'postedAt')::timestamptz",
-        "posted_at_precise": "(p->>'postedAtPrecise')::numeric",
-        "favorites_count": "(p->>'favoritesCount')::int",
-        # "$1,234.50" -> 1234.50
-        "tips_amount": "nullif(regexp_replace(p->>'tipsAmount', '[^0-9.-]', '', 'g'), '')::numeric",
-        "is_pinned": "(p->>'isPinned')::boolean",
-        "is_archived": "(p->>'isArchived')::boolean",
-        "is_private_archived": "(p->>'isPrivateArchived')::boolean",
-        "label_ids": "ARRAY(SELECT jsonb_array_elements_text(p->'labelIds')::bigint)",
-        "media_types": (
-            "ARRAY(SELECT DISTINCT m->>'type' FROM jsonb_array_elements(p->'media') m ORDER BY 1)"
-        ),
-        "media_count": "(p->>'mediaCount')::int",
-        "raw_text": "p->>'rawText'",
-    }),
+    columns=COLUMNS["posts"],
     interval=10 * MINUTE,
     # Favorites and tips keep changing on recent posts.
     lookback=30 * DAY,
@@ -205,13 +157,7 @@ TRACKING_LINKS = Resource(
     name="tracking_links",
     path=paths.TRACKING_LINKS,
     cursor=OffsetListCursor(max_page_size=100),
-    columns=MappingProxyType({
-        "id": "(p->>'id')::bigint",
-        "name": "p->>'name'",
-        "campaign_code": "p->>'campaignCode'",
-        "url": "p->>'url'",
-        "created_at": "(p->>'createdAt')::timestamptz",
-    }),
+    columns=COLUMNS["tracking_links"],
     interval=30 * MINUTE,
     full_refresh=True,
 )
@@ -239,14 +185,7 @@ TRACKING_LINK_DAILY_STATS = Resource(
     key=("account_id", "link_id", "date"),
     rows_member="daily_metrics",
     partitions=_stored_links,
-    columns=MappingProxyType({
-        "link_id": "%(link_id)s::bigint",
-        "date": "(p->>'timestamp')::date",
-        "clicks": "(p->>'clicks')::int",
-        "subs": "(p->>'subs')::int",
-        "revenue": "(p->>'revenue')::numeric",
-        "spenders": "(p->>'spenders')::int",
-    }),
+    columns=COLUMNS["tracking_link_daily_stats"],
     interval=30 * MINUTE,
     # Today's counts grow until the day ends; late scans may revise the day before.
     lookback=3 * DAY,
