@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request, get
+from litestar.di import NamedDependency
 from litestar.params import FromPath, Parameter
 
 from app.envelope import Envelope
@@ -27,7 +28,7 @@ StatsDate = Annotated[str | None, Parameter(description=f"UTC; {TIMESTAMP_RULE}.
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
-async def campaigns_overview(request: Request, reader: StoreReader, window: DateWindow) -> Envelope:
+async def campaigns_overview(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
     """Link count, clicks and claims with deltas, and the daily claims chart."""
     sourced = await campaigns.overview(reader, campaigns.CampaignWindow(window.start, window.end))
     return sourced.envelope(request)
@@ -40,7 +41,7 @@ async def campaigns_overview(request: Request, reader: StoreReader, window: Date
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )
-async def campaigns_chart(request: Request, reader: StoreReader, window: DateWindow) -> Envelope:
+async def campaigns_chart(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
     """Daily clicks and claims over all links."""
     sourced = await campaigns.chart(reader, campaigns.CampaignWindow(window.start, window.end))
     return sourced.envelope(request)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Request, get
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import FromQuery, Parameter
 
 from app.envelope import Envelope
 from app.params import DateWindow, bad_parameter, provide_date_window
@@ -43,11 +44,11 @@ MarkerId = Annotated[
 async def earnings_feed(
     request: Request,
     reader: StoreReader,
-    window: DateWindow,
+    window: NamedDependency[DateWindow],
     marker: Marker = None,
     marker_id: MarkerId = None,
-    type: EarningsType | None = None,  # noqa: A002 - the spec's parameter name
-    tips_source: TipsSource | None = None,
+    type: FromQuery[EarningsType | None] = None,  # noqa: A002 - the spec's parameter name
+    tips_source: FromQuery[TipsSource | None] = None,
 ) -> Envelope:
     """Transactions newest first, marker-paged; ``T`` in dates is read as a space."""
     if tips_source is not None and type != "tips":
@@ -66,7 +67,7 @@ async def earnings_feed(
     tags=["earnings"],
     summary="Earnings chart (store)",
 )
-async def earnings_chart(request: Request, reader: StoreReader, window: DateWindow, by: ChartBy = "total") -> Envelope:
+async def earnings_chart(request: Request, reader: StoreReader, window: NamedDependency[DateWindow], by: FromQuery[ChartBy] = "total") -> Envelope:
     """Net amount and count series, totals and the delta against the previous window.
 
     Buckets are days for windows up to 90 days, calendar months beyond.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request, get
+from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from app.envelope import Envelope
@@ -31,7 +32,7 @@ Marker = Annotated[
     summary="Chargebacks (store)",
 )
 async def chargebacks(
-    request: Request, reader: StoreReader, window: DateWindow, limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
+    request: Request, reader: StoreReader, window: NamedDependency[DateWindow], limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
     """Chargebacks filed in the window (by filing date), newest first."""
     query = SnapshotQuery(window.start, window.end, offset, limit, marker)
@@ -47,7 +48,7 @@ async def chargebacks(
     summary="Payout requests (store)",
 )
 async def payout_requests(
-    request: Request, reader: StoreReader, window: DateWindow, offset: Offset = 0, marker: Marker = None
+    request: Request, reader: StoreReader, window: NamedDependency[DateWindow], offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
     """Withdrawal requests, newest first; the page size is fixed at 10."""
     query = SnapshotQuery(window.start, window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request, get
-from litestar.params import Parameter
+from litestar.params import FromQuery, Parameter, QueryParameter
 
 from app.envelope import Envelope
 from app.store import posts
@@ -30,14 +30,14 @@ async def list_posts(
     request: Request,
     reader: StoreReader,
     limit: PostsLimit = 10,
-    media_type: posts.MediaType | None = None,
+    media_type: FromQuery[posts.MediaType | None] = None,
     label: Label = None,
     exclude_label: Label = None,
     # ``query`` is Litestar's name for the whole query string: bind the parameter by alias.
-    text: Annotated[str | None, Parameter(query="query", description="Case-insensitive text in captions.")] = None,
-    pinned: bool | None = None,
-    order: posts.Order = "publish_date_desc",
-    counters: bool = True,
+    text: Annotated[str | None, QueryParameter(name="query", description="Case-insensitive text in captions.")] = None,
+    pinned: FromQuery[bool | None] = None,
+    order: FromQuery[posts.Order] = "publish_date_desc",
+    counters: FromQuery[bool] = True,
     before_publish_time: Cursor = None,
     after_publish_time: Cursor = None,
 ) -> Envelope:
