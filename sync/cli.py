@@ -327,4 +327,6 @@ def status(ctx, as_json: bool) -> None:
             _short(r["backfill_since"]) if r["backfill_since"] else "-",
             f"[red]{error}[/red]" if r["last_error"] else error,
         )
-    Console().print(table)
+    # Piped output has no terminal width: do not fold timestamps into 80 columns.
+    console = Console() if sys.stdout.isatty() else Console(width=200)
+    console.print(table)
