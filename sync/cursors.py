@@ -24,6 +24,8 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+import msgspec
+
 Position = dict[str, Any] | None
 
 #: Lower bound sent when a pass reads "from the beginning" (the upstream's own default is
@@ -39,6 +41,13 @@ def iso(seconds: int) -> str:
 def iso_seconds(value: str) -> int:
     """An upstream ISO 8601 timestamp as unix seconds."""
     return int(datetime.fromisoformat(value).timestamp())
+
+
+def field_of(row: Any, name: str) -> Any:
+    """A member of one row, whether decoded (dict) or raw JSON (``msgspec.Raw``)."""
+    if isinstance(row, msgspec.Raw):
+        row = msgspec.json.decode(row)
+    return row[name]
 
 
 def _window(lo: int | None, hi: int, start: str = "start_date", end: str = "end_date") -> dict:
@@ -90,7 +99,7 @@ class SnapshotOffsetCursor:
     def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
         if not rows:
             return None, None
-        oldest = iso_seconds(rows[-1][self.time_field])
+        oldest = iso_seconds(field_of(rows[-1], self.time_field))
         if not body.get("hasMore"):
             return None, oldest
         offset = (position["offset"] if position else 0) + len(rows)
@@ -139,7 +148,7 @@ class OffsetListCursor:
     def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
         if not rows:
             return None, None
-        oldest = iso_seconds(rows[-1][self.time_field])
+        oldest = iso_seconds(field_of(rows[-1], self.time_field))
         if not body.get("hasMore"):
             return None, oldest
         return {"offset": (position["offset"] if position else 0) + len(rows)}, oldest

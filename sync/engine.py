@@ -144,7 +144,9 @@ class TaskRunner:
         self.lease = lease
         self.conn = conn
         self.resource: Resource = resource(lease.resource)
-        self.writer = PageWriter(self.resource)
+        self.writer = PageWriter(
+            self.resource, more_ctes=_BOOKKEEPING, more_columns=", (SELECT count(*) FROM fence)"
+        )
         self.account = UpstreamAccount(lease.account_id, lease.upstream_token)
         self.state: dict[str, Any] = {"partitions": {}}
         self.partitions: list[Partition] = []
@@ -355,7 +357,11 @@ class TaskRunner:
                 query = cursor.request(w.lo, w.hi, w.position, self.ctx.settings.sync_page_size)
                 params = {**w.partition.params, **query}
                 body = await self.ctx.upstream.get_json(
-                    self.account, self.resource.path, path_params=w.partition.path_params, params=params
+                    self.account,
+                    self.resource.path,
+                    path_params=w.partition.path_params,
+                    params=params,
+                    decode=self.resource.decode_page,
                 )
                 rows = self.resource.rows(body)
                 next_position, oldest = cursor.advance(body, rows, w.lo, w.hi, w.position)
@@ -419,49 +425,30 @@ class TaskRunner:
         new_state = {**self.state, "partitions": partitions}
         coverage_start, coverage_end = resource_coverage(partitions)
         async with self.conn.transaction():
-            counts = await self.writer.write(
+            counts, (fenced,) = await self.writer.write_page(
                 self.conn,
                 page.rows,
                 account_id=self.lease.account_id,
                 run_id=run_id,
                 constants=page.work.partition.constants,
+                params={
+                    "resource": self.lease.resource,
+                    "token": self.lease.token,
+                    "lease": self.ctx.settings.sync_lease_seconds,
+                    "cursor": Jsonb(new_state, dumps=_dumps),
+                    "coverage_start": coverage_start,
+                    "coverage_end": coverage_end,
+                    "staged": len(page.rows),
+                },
             )
-            await self._bookkeep(new_state, coverage_start, coverage_end, run_id, counts)
+            if not fenced:
+                # The lease is someone else's: nothing of this page may commit.
+                raise LeaseLost(f"{self.lease.account_id}:{self.lease.resource}")
         self.state = new_state
         totals.pages += 1
         totals.counts = totals.counts + counts
         if self.on_page is not None:
             self.on_page()
-
-    async def _bookkeep(self, state, coverage_start, coverage_end, run_id, counts) -> None:
-        cur = await self.conn.execute(
-            leases.FENCE_SQL,
-            {
-                "account_id": self.lease.account_id,
-                "resource": self.lease.resource,
-                "token": self.lease.token,
-                "lease": self.ctx.settings.sync_lease_seconds,
-            },
-        )
-        if await cur.fetchone() is None:
-            raise LeaseLost(f"{self.lease.account_id}:{self.lease.resource}")
-        await self.conn.execute(
-            """
-            UPDATE sync_state SET cursor = %s, coverage_start = %s, coverage_end = %s,
-                   last_run_id = %s, updated_at = now()
-            WHERE account_id = %s AND resource = %s
-            """,
-            (Jsonb(state, dumps=_dumps), coverage_start, coverage_end, run_id,
-             self.lease.account_id, self.lease.resource),
-        )
-        await self.conn.execute(
-            """
-            UPDATE sync_runs SET pages = pages + 1, rows_inserted = rows_inserted + %s,
-                   rows_updated = rows_updated + %s, rows_unchanged = rows_unchanged + %s
-            WHERE id = %s
-            """,
-            (counts.inserted, counts.updated, counts.unchanged, run_id),
-        )
 
     # --- run rows ------------------------------------------------------------------------
 
@@ -544,6 +531,26 @@ class TaskRunner:
     def _log_fields(self) -> dict:
         return {"account_id": self.lease.account_id, "resource": self.lease.resource,
                 "worker": self.ctx.worker_id}
+
+
+# The page's bookkeeping, in the merge statement itself (one statement per page after its
+# COPY): the lease fence (extends the lease; no row means the lease is lost and the engine
+# rolls the page back), the partition's new cursor and the resource's coverage, and the
+# run's counters (``counts`` is the merge's).
+_BOOKKEEPING = f"""
+, fence AS ({leases.FENCE_SQL})
+, state AS (
+    UPDATE sync_state SET cursor = %(cursor)s, coverage_start = %(coverage_start)s,
+           coverage_end = %(coverage_end)s, last_run_id = %(run_id)s, updated_at = now()
+    WHERE account_id = %(account_id)s AND resource = %(resource)s
+)
+, run AS (
+    UPDATE sync_runs SET pages = pages + 1, rows_inserted = rows_inserted + counts.inserted,
+           rows_updated = rows_updated + counts.updated,
+           rows_unchanged = rows_unchanged + %(staged)s - counts.inserted - counts.updated
+    FROM counts
+    WHERE id = %(run_id)s
+)"""
 
 
 def _describe(exc: BaseException) -> str:

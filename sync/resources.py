@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+import msgspec
 from psycopg import AsyncConnection
 
 from app.settings import Settings, parse_durations
@@ -71,10 +72,42 @@ class Resource:
         rows = body.get(self.rows_member) if isinstance(body, dict) else None
         return rows or []
 
+    def decode_page(self, body: bytes) -> Any:
+        """An answer's body with its rows left as raw JSON items (``msgspec.Raw``, one
+        slice of the body each): the writer stages them as they came, so the worker never
+        builds a Python object per row. The other members are decoded as usual."""
+        return decode_page(body, self.rows_member)
+
     async def partitions_of(self, conn: AsyncConnection, account_id: int) -> list[Partition]:
         if isinstance(self.partitions, tuple):
             return list(self.partitions)
         return await self.partitions(conn, account_id)
+
+
+_top = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_items = msgspec.json.Decoder(list[msgspec.Raw])
+_any = msgspec.json.Decoder()
+
+
+def decode_page(body: bytes, rows_member: str) -> Any:
+    """``body`` decoded, except ``body[rows_member]``: a list of ``msgspec.Raw`` items.
+
+    A body that is not an object, or rows that are not a list, decode as usual. Invalid
+    JSON raises ``msgspec.DecodeError`` (the client's "broken body", retried)."""
+    try:
+        top = _top.decode(body)
+    except msgspec.ValidationError:
+        return _any.decode(body)
+    page: dict[str, Any] = {}
+    for name, raw in top.items():
+        if name == rows_member:
+            try:
+                page[name] = _items.decode(raw)
+                continue
+            except msgspec.ValidationError:
+                pass
+        page[name] = _any.decode(raw)
+    return page
 
 
 # --- earnings -----------------------------------------------------------------------

@@ -3,16 +3,19 @@
 For a page of any resource::
 
     COPY sync_page (p) FROM STDIN                   -- the payloads, one JSON text per line
-    INSERT INTO <table> (...) SELECT <column expressions over p> FROM sync_page
-    ON CONFLICT (<key>) DO UPDATE SET ...
-    WHERE (<table>.cols, payload) IS DISTINCT FROM (excluded.cols, payload)
+    WITH merged AS (INSERT INTO <table> (...) SELECT <column expressions over p> FROM sync_page
+                    ON CONFLICT (<key>) DO UPDATE SET ...
+                    WHERE (<table>.cols, payload) IS DISTINCT FROM (excluded.cols, payload)
+                    RETURNING ...)
+    [, the caller's bookkeeping CTEs] SELECT inserted, updated, ...
 
 so a row that did not change is not rewritten (no new tuple, no index churn), and the
 statement reports how many rows it inserted and updated; the rest were unchanged.
 
-The typed columns are computed by PostgreSQL from the payload (``Resource.columns``): the
-worker only encodes each row once, and the page goes to the server in one COPY write.
-The caller runs ``write`` inside the transaction that also stores the cursor.
+The typed columns are computed by PostgreSQL from the payload (``Resource.columns``). The
+rows arrive as raw JSON items (``msgspec.Raw``, see ``Resource.decode_page``) and go to the
+server as they came, in one COPY write: the worker neither decodes nor encodes a row.
+The caller runs ``write``/``write_page`` inside the transaction that also stores the cursor.
 """
 
 from __future__ import annotations
@@ -51,16 +54,41 @@ class WriteCounts:
 def copy_text(rows: Sequence[Any]) -> bytes:
     """Rows as COPY text: one compact JSON document per line.
 
-    JSON never holds a raw newline or tab (the encoder escapes them), so the only COPY
-    escape needed is doubling backslashes, done once over the whole buffer.
+    Rows are either raw JSON items as the upstream sent them (``msgspec.Raw``, see
+    ``Resource.decode_page``: no decoding, no re-encoding) or decoded values (encoded once
+    here). JSON never holds a raw newline or tab inside a string, so the only COPY escape
+    needed is doubling backslashes, done once over the whole buffer. Raw items may hold
+    whitespace between their tokens (a pretty-printing upstream): those are compacted first.
     """
     if not rows:
         return b""
-    return b"\n".join(map(_encode, rows)).replace(b"\\", b"\\\\") + b"\n"
+    if isinstance(rows[0], msgspec.Raw):
+        text = b"\n".join(rows)
+        if text.count(b"\n") != len(rows) - 1 or b"\r" in text or b"\t" in text:
+            text = b"\n".join(_compact(row) for row in rows)
+    else:
+        text = b"\n".join(map(_encode, rows))
+    return text.replace(b"\\", b"\\\\") + b"\n"
 
 
-def merge_sql(resource: Resource) -> str:
-    """The merge statement of ``resource`` (parameters: account_id, run_id, constants)."""
+def _compact(row: Any) -> bytes:
+    if isinstance(row, msgspec.Raw):
+        return msgspec.json.format(bytes(row), indent=-1)
+    return _encode(row)
+
+
+def merge_sql(resource: Resource, *, more_ctes: str = "", more_columns: str = "") -> str:
+    """The merge statement of ``resource`` (parameters: account_id, run_id, constants).
+
+    It answers one row: the inserted and updated counts, then ``more_columns``.
+    ``more_ctes`` (each starting with a comma) run in the same statement and may read
+    ``counts`` (inserted, updated): the engine adds its bookkeeping there, so a page costs
+    one statement after its COPY.
+
+    The transaction commits asynchronously (``synchronous_commit = off``, transaction-local):
+    a page lost in a database crash is lost together with the cursor that committed with
+    it, and is fetched again; the sync never needs the commit's flush wait.
+    """
     columns = list(resource.columns)
     expressions = [resource.columns[c] for c in columns]
     names = ["account_id", *columns, "payload", "sync_run_id"]
@@ -69,7 +97,8 @@ def merge_sql(resource: Resource) -> str:
     compared = [c for c in names if c not in resource.key and c != "sync_run_id"]
     selected = ",\n               ".join(f"{v} AS {n}" for v, n in zip(values, names, strict=True))
     return f"""
-WITH merged AS (
+WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),
+merged AS (
     INSERT INTO {resource.name} AS t ({", ".join(names)})
     SELECT DISTINCT ON ({key}) *
     FROM (SELECT {selected}
@@ -82,17 +111,22 @@ WITH merged AS (
     WHERE ({", ".join(f"t.{c}" for c in compared)})
           IS DISTINCT FROM ({", ".join(f"excluded.{c}" for c in compared)})
     RETURNING (xmax = 0) AS inserted
-)
-SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM merged
+),
+counts AS (
+    SELECT count(*) FILTER (WHERE inserted) AS inserted,
+           count(*) FILTER (WHERE NOT inserted) AS updated
+    FROM merged
+){more_ctes}
+SELECT counts.inserted, counts.updated{more_columns} FROM counts, durability
 """
 
 
 class PageWriter:
-    """Writes pages of one resource; holds its prepared statement text."""
+    """Writes pages of one resource; holds its statement text."""
 
-    def __init__(self, resource: Resource) -> None:
+    def __init__(self, resource: Resource, *, more_ctes: str = "", more_columns: str = "") -> None:
         self.resource = resource
-        self.sql = merge_sql(resource)
+        self.sql = merge_sql(resource, more_ctes=more_ctes, more_columns=more_columns)
 
     async def prepare(self, conn: AsyncConnection) -> None:
         await conn.execute(_STAGING_DDL)
@@ -110,11 +144,33 @@ class PageWriter:
         table empties at commit."""
         if not rows:
             return WriteCounts()
+        counts, _ = await self.write_page(
+            conn, rows, account_id=account_id, run_id=run_id, constants=constants
+        )
+        return counts
+
+    async def write_page(
+        self,
+        conn: AsyncConnection,
+        rows: Sequence[Any],
+        *,
+        account_id: int,
+        run_id: int | None,
+        constants: Mapping[str, Any],
+        params: Mapping[str, Any] | None = None,
+    ) -> tuple[WriteCounts, tuple]:
+        """Stage and merge one page in one COPY and one statement; ``params`` feed
+        ``more_ctes``. Returns the counts and the ``more_columns`` values. The statement
+        runs even for an empty page (``more_ctes`` do the page's bookkeeping). Must run
+        inside a transaction of its own: the staging table empties at commit."""
         async with conn.cursor() as cur:
-            async with cur.copy(_COPY) as copy:
-                await copy.write(copy_text(rows))
-            await cur.execute(self.sql, {**constants, "account_id": account_id, "run_id": run_id})
-            inserted, updated = await cur.fetchone()
+            if rows:
+                async with cur.copy(_COPY) as copy:
+                    await copy.write(copy_text(rows))
+            await cur.execute(
+                self.sql, {**(params or {}), **constants, "account_id": account_id, "run_id": run_id}
+            )
+            inserted, updated, *more = await cur.fetchone()
         # Staged rows neither inserted nor updated (or duplicates of another row of the same
         # page) were left as they were.
-        return WriteCounts(inserted, updated, len(rows) - inserted - updated)
+        return WriteCounts(inserted, updated, len(rows) - inserted - updated), tuple(more)

@@ -367,10 +367,16 @@ class UpstreamClient:
         *,
         path_params: Mapping[str, object] | None = None,
         params: Mapping[str, Any] | None = None,
+        decode: Callable[[bytes], Any] | None = None,
     ) -> Any:
-        """GET a path and return its decoded JSON body."""
+        """GET a path and return its decoded JSON body.
+
+        ``decode`` replaces the generic JSON decoding of a 2xx body (e.g. the sync decodes
+        a page's rows as raw JSON items); a ``msgspec.DecodeError`` it raises is a broken
+        body like any other (retried).
+        """
         return await self.request_json(
-            "GET", account, path_template, path_params=path_params, params=params
+            "GET", account, path_template, path_params=path_params, params=params, decode=decode
         )
 
     async def post_json(
@@ -408,6 +414,7 @@ class UpstreamClient:
         params: Mapping[str, Any] | None = None,
         json: Any = None,
         idempotent: bool | None = None,
+        decode: Callable[[bytes], Any] | None = None,
     ) -> Any:
         """Make one upstream call (with its retries) and return the decoded JSON body.
 
@@ -431,7 +438,7 @@ class UpstreamClient:
         tries = [0]  # a cell the retry loop counts into, so cancellation still reports it
         failed = True
         try:
-            data = await self._call_with_retries(request, gate, idempotent, tries, log_fields)
+            data = await self._call_with_retries(request, gate, idempotent, tries, log_fields, decode)
         except _AttemptFailed as last:
             self._breaker_failure(gate.breaker, account_id)
             last.error.attempts = tries[0]
@@ -511,6 +518,7 @@ class UpstreamClient:
         idempotent: bool,
         tries: list[int],
         log_fields: dict[str, object],
+        decode: Callable[[bytes], Any] | None = None,
     ) -> Any:
         max_attempts = self._settings.upstream_max_attempts
         while True:
@@ -518,7 +526,7 @@ class UpstreamClient:
             try:
                 # The slot is held for the request only, not across the backoff sleep.
                 async with gate.slots:
-                    return await self._attempt(request)
+                    return await self._attempt(request, decode)
             except _AttemptFailed as failed:
                 delay = self._retry_delay(failed, retry=tries[0])
                 if (
@@ -552,7 +560,9 @@ class UpstreamClient:
             random=self._random,
         )
 
-    async def _attempt(self, request: httpx.Request) -> Any:
+    async def _attempt(
+        self, request: httpx.Request, decode: Callable[[bytes], Any] | None = None
+    ) -> Any:
         """Send once, read the whole body, and interpret status and body."""
         try:
             response = await self._http.send(request, stream=True)
@@ -586,11 +596,17 @@ class UpstreamClient:
             ) from exc
         finally:
             await response.aclose()
-        return self._interpret(response.status_code, response.headers, body)
+        return self._interpret(response.status_code, response.headers, body, decode)
 
-    def _interpret(self, status: int, headers: httpx.Headers, body: bytes) -> Any:
+    def _interpret(
+        self,
+        status: int,
+        headers: httpx.Headers,
+        body: bytes,
+        decode: Callable[[bytes], Any] | None = None,
+    ) -> Any:
         if 200 <= status < 300:
-            return _decode_json(body, status)
+            return _decode_json(body, status, decode)
         if status == 400:
             message = _upstream_message(body)
             reason = "The upstream platform rejected a parameter of the request"
@@ -655,11 +671,11 @@ class UpstreamClient:
             stats.add(attempts=attempts, failed=failed)
 
 
-def _decode_json(body: bytes, status: int) -> Any:
+def _decode_json(body: bytes, status: int, decode: Callable[[bytes], Any] | None = None) -> Any:
     if not body.strip():
         return None  # 204 and friends
     try:
-        return msgspec.json.decode(body)
+        return msgspec.json.decode(body) if decode is None else decode(body)
     except msgspec.DecodeError as exc:
         raise _AttemptFailed(
             UpstreamBadBody("The upstream platform sent an answer that could not be read.", status=status),
