@@ -12,9 +12,10 @@ What it measures, in one run:
    peak memory (max RSS of the finished child process).
 2. **Raw COPY-and-merge** of the same rows: the stored payloads, prepared as COPY text pages
    of 1000 rows before the clock starts, then for each page COPY into the staging table and
-   the same merge statement into another account, one transaction per page. This is the
-   database's share of the work alone; the ratio says how much the fetching, decoding and
-   bookkeeping cost on top.
+   the writer's merge statement (``sync.writers.merge_sql``, asynchronous commit included,
+   without the engine's bookkeeping CTEs) into another account, one transaction per page.
+   This is the database's share of the work alone; the ratio says how much the fetching,
+   decoding and bookkeeping cost on top.
 
 The store is then checked against the sandbox's ground truth (count and checksum).
 Without ``--database-url`` (or ``RELAY_DATABASE_URL``) an embedded PostgreSQL is started.
