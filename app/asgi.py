@@ -13,7 +13,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
 from app.errors import exception_handlers
-from app.gate import StatusRecorder, gate_dependencies, gate_guard, gate_middleware, install_gate
+from app.gate import Meter, StatusRecorder, gate_dependencies, gate_guard, gate_middleware, install_gate
 from app.logging import configure_logging
 from app.routes import route_handlers
 from app.settings import Settings
@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # Do not wait for the database: the API starts and /health reports 503 until it answers.
         await pool.open(wait=False)
         app.state.pool = pool
+        app.state.meter = Meter(pool)
         app.state.ledger_statuses = StatusRecorder(pool)
         app.state.ledger_statuses.start()
         try:
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 app.state.upstream = upstream
                 yield
         finally:
+            await app.state.meter.close()
             await app.state.ledger_statuses.close()
             await pool.close()
 

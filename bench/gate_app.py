@@ -57,11 +57,19 @@ async def open_page(request: Request, account_id: int, limit: Limit = 10) -> Env
     return Envelope(data={"list": await keyset_page(request, account_id, limit)})
 
 
+@get("/open/bench/meter")
+async def meter_stats(request: Request) -> dict:
+    """How many gate statements metered how many requests (the mean batch size)."""
+    meter = request.app.state.meter
+    return {"statements": meter.statements, "metered": meter.metered}
+
+
 def create_bench_app() -> Litestar:
     if os.environ.get("RELAY_BENCH_SYNC_COMMIT") == "on":
         metering.GATE_SQL = metering.GATE_SQL.replace("'synchronous_commit', 'off'", "'synchronous_commit', 'on'")
     app = create_app()
     app.register(gated_page)
     app.register(open_page)
+    app.register(meter_stats)
     install_gate(app)
     return app

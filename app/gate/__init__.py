@@ -3,12 +3,13 @@ credits and the envelope's ``_meta``. See docs/architecture.md ("The gate", "Wri
 
 from app.gate.guards import gate_guard
 from app.gate.install import ConnectedAccount, Upstream, gate_dependencies, install_gate
-from app.gate.metering import StatusRecorder
+from app.gate.metering import Meter, StatusRecorder
 from app.gate.middleware import gate_middleware
 from app.gate.state import PERMISSION_OPT
 
 __all__ = [
     "ConnectedAccount",
+    "Meter",
     "Upstream",
     "PERMISSION_OPT",
     "StatusRecorder",

@@ -2,7 +2,7 @@
 
 One guard, installed on the app, reads the permission a route declares in its ``opt``
 (``opt={"permission": "api_chats_list"}``) and runs the gate statement (one database
-round trip, see ``app.gate.metering``). It then refuses, in the documented order:
+round trip, shared with the process's concurrent requests, see ``app.gate.metering``). It then refuses, in the documented order:
 
 1. 401 -- no key, a malformed key, an unknown or revoked key (nothing counted, 0 credits);
 2. 429 -- the organization's minute or day window is full (nothing counted, 0 credits);
@@ -21,7 +21,7 @@ from litestar.handlers import BaseRouteHandler
 
 from app.errors import ApiError
 from app.gate.keys import digests_match, key_digest, presented_key
-from app.gate.metering import meter
+from app.gate.metering import MeterRequest
 from app.gate.state import PERMISSION_OPT, _current
 
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
@@ -38,13 +38,9 @@ async def gate_guard(connection: ASGIConnection, handler: BaseRouteHandler) -> N
     digest = key_digest(key)
     account_id = connection.path_params.get("account_id")
     state.account_id = account_id
-    result = await meter(
-        connection.app.state.pool,
-        key_hash=digest,
-        permission=permission,
-        account_id=account_id,
-        method=connection.scope["method"],
-        route=connection.scope["path_template"],
+    scope = connection.scope
+    result = await connection.app.state.meter(
+        MeterRequest(digest, permission, account_id, scope["method"], scope["path_template"])
     )
     state.result = result
     state.request = connection  # type: ignore[assignment]

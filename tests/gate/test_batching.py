@@ -1,0 +1,148 @@
+"""The batched gate statement: many requests in one statement, each answered as if alone.
+
+``Meter`` coalesces the concurrent requests of one process into one execution of the gate
+statement. These tests drive it directly against the database (no HTTP) so that the
+batches are known: admission in arrival order per organization, credits per request,
+verdicts and unknown keys mixed in one batch, one ledger row per counted request -- and,
+under real concurrency, exactly min(N, L) counted with fewer statements than requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+import pytest
+from psycopg_pool import AsyncConnectionPool
+
+from app.gate.keys import key_digest
+from app.gate.metering import Meter, MeterRequest, run_gate_statement
+from app.permissions import PERMISSIONS
+
+ROUTE = "/v1/{account_id:int}/probe"
+ALLOWED = "api_chats_list"  # granted to admin, not to analytics
+assert ALLOWED in PERMISSIONS
+
+
+def request(key: str, account: int | None = 42, permission: str = ALLOWED) -> MeterRequest:
+    return MeterRequest(key_digest(key), permission, account, "GET", ROUTE)
+
+
+@pytest.fixture
+async def pool(database_url, db):
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=4, open=False) as pool:
+        yield pool
+
+
+async def _one_statement(pool: AsyncConnectionPool, requests: list[MeterRequest]):
+    async with pool.connection() as conn:
+        await conn.set_autocommit(True)
+        return await run_gate_statement(conn, requests)
+
+
+async def test_one_statement_admits_the_first_requests_of_each_organization_that_fit(
+    pool, db, make_org, make_key, connect_account
+):
+    tight = make_org(credits=2, limit_minute=3)
+    roomy = make_org(credits=100)
+    connect_account(tight, 42)
+    connect_account(roomy, 43)
+    a, b = make_key(tight), make_key(roomy)
+
+    results = await _one_statement(pool, [request(a), request(b, 43), request(a), request(a), request(a)])
+
+    # tight: 3 fit the minute window, the 4th is a 429; 2 credits for 3 requests
+    assert [r.counted for r in results] == [True, True, True, True, False]
+    assert [r.debited for r in results] == [True, True, True, False, False]
+    assert [r.minute_used for r in results] == [1, 1, 2, 3, 3]
+    assert results[4].rate_limits().remaining_minute == 0
+    assert len({r.ledger_id for r in results if r.counted}) == 4
+    assert results[4].ledger_id is None
+    balance, minute_used, day_used = db.execute(
+        "SELECT credit_balance, minute_used, day_used FROM organizations WHERE id = %s", (tight,)
+    ).fetchone()
+    assert (balance, minute_used, day_used) == (0, 3, 3)
+    ledger = db.execute(
+        "SELECT id, debited FROM usage_ledger WHERE organization_id = %s ORDER BY id", (tight,)
+    ).fetchall()
+    assert ledger == [(results[i].ledger_id, results[i].debited) for i in (0, 2, 3)]
+
+
+async def test_one_statement_mixes_unknown_keys_verdicts_and_routes_without_account(
+    pool, db, make_org, make_key, connect_account
+):
+    org = make_org(credits=10)
+    other = make_org()
+    connect_account(org, 42)
+    connect_account(other, 777)
+    admin, analytics = make_key(org), make_key(org, "analytics")
+    unknown = "crk_live_" + "Z" * 43
+
+    results = await _one_statement(
+        pool,
+        [request(unknown), request(analytics), request(admin, 777), request(admin, None), request(admin)],
+    )
+
+    assert not results[0].authenticated and not results[0].counted
+    assert results[0].ledger_id is None and results[0].credits_used == 0
+    assert [r.verdict for r in results[1:]] == [403, 404, None, None]
+    assert [r.counted for r in results[1:]] == [True] * 4
+    assert results[2].upstream_token is None  # never another organization's credential
+    assert results[4].upstream_token == "sandbox-42"
+    assert results[1].key_hash == hashlib.sha256(analytics.encode()).digest()
+    ledger = db.execute(
+        "SELECT status, account_id, debited FROM usage_ledger WHERE organization_id = %s ORDER BY id",
+        (org,),
+    ).fetchall()
+    assert ledger == [(403, 42, True), (404, 777, True), (None, None, True), (None, 42, True)]
+    assert db.execute("SELECT count(*) FROM usage_ledger WHERE organization_id = %s", (other,)).fetchone() == (0,)
+
+
+async def test_revoked_key_fails_in_the_next_batch(pool, db, make_org, make_key, connect_account):
+    org = make_org()
+    connect_account(org, 42)
+    created = make_key(org, full=True)
+    assert (await _one_statement(pool, [request(created.secret)]))[0].counted
+    db.execute("UPDATE api_keys SET revoked_at = now() WHERE id = %s", (created.id,))
+    (result,) = await _one_statement(pool, [request(created.secret)])
+    assert not result.authenticated and not result.counted
+
+
+async def test_concurrent_requests_share_statements_and_exactly_the_allowance_passes(
+    pool, db, make_org, make_key, connect_account
+):
+    org = make_org(credits=30, limit_minute=100000, limit_day=40)
+    connect_account(org, 42)
+    key = make_key(org)
+    meter = Meter(pool)
+    try:
+        results = await asyncio.gather(*(meter(request(key)) for _ in range(100)))
+    finally:
+        await meter.close()
+
+    counted = [r for r in results if r.counted]
+    assert len(counted) == 40
+    assert sum(r.debited for r in results) == 30
+    assert sorted(r.day_used for r in counted) == list(range(1, 41))
+    assert meter.metered == 100 and meter.statements < 100
+    balance, day_used = db.execute(
+        "SELECT credit_balance, day_used FROM organizations WHERE id = %s", (org,)
+    ).fetchone()
+    ledger, debited = db.execute(
+        "SELECT count(*), count(*) FILTER (WHERE debited) FROM usage_ledger WHERE organization_id = %s",
+        (org,),
+    ).fetchone()
+    assert (balance, day_used, ledger, debited) == (0, 40, 40, 30)
+
+
+async def test_a_failed_batch_fails_its_requests_and_the_next_batch_runs(pool, make_org, make_key, connect_account):
+    org = make_org()
+    connect_account(org, 42)
+    key = make_key(org)
+    meter = Meter(pool)
+    try:
+        with pytest.raises(Exception):
+            await meter(MeterRequest(key_digest(key), ALLOWED, 2**63 + 1, "GET", ROUTE))  # bigint overflow
+        assert (await meter(request(key))).counted
+    finally:
+        await meter.close()
