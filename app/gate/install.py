@@ -143,11 +143,34 @@ def gated_handlers(app: Litestar) -> list[tuple[str, Any]]:
     return found
 
 
+def _resolve_dependencies_one_by_one(app: Litestar) -> None:
+    """Let Litestar resolve each gated route's dependencies one after the other.
+
+    Litestar resolves the dependencies of one level of the dependency graph concurrently,
+    in an anyio task group, whenever a level holds more than one (litestar-org/litestar
+    issue 4563). Our providers do no I/O (the gate has already read the database), so the
+    concurrency buys nothing, and the task group cost more per request than the store
+    query of a store-served route. The levels are split into single dependencies, in the
+    same (topological) order. ``tests/gate/test_admin_and_docs.py`` checks it still holds
+    on every gated route, so a Litestar upgrade that changes this internal shows up there.
+    """
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler, kwargs_model in route.route_handler_map.values():
+            if handler.opt.get(PERMISSION_OPT) is None:
+                continue
+            batches = kwargs_model.dependency_batches
+            if any(len(batch) > 1 for batch in batches):
+                kwargs_model.dependency_batches = [{dependency} for batch in batches for dependency in batch]
+
+
 def install_gate(app: Litestar) -> None:
     for _, handler in gated_handlers(app):
         if not getattr(handler.fn, _WRAPPED, False):
             handler._fn = _after_validation(handler.fn)  # Litestar keeps the function here
         _document(handler, handler.opt[PERMISSION_OPT])
+    _resolve_dependencies_one_by_one(app)
 
 
 # --- dependencies route handlers ask for by name ---------------------------------------------
@@ -160,13 +183,18 @@ Upstream = NamedDependency[UpstreamClient]
 
 
 
-async def provide_account() -> UpstreamAccount:
-    """``account: UpstreamAccount``: the route's account, already checked to be the caller's."""
+def connected_account() -> UpstreamAccount:
+    """The request's account, already checked by the gate to be the caller's."""
     state = current_gate()
     token = state.result.upstream_token if state.result else None
     if state.account_id is None or token is None:
         raise RuntimeError("'account' asked for by a route without an {account_id:int} path parameter")
     return UpstreamAccount(account_id=state.account_id, token=token)
+
+
+async def provide_account() -> UpstreamAccount:
+    """``account: UpstreamAccount``: the route's account, already checked to be the caller's."""
+    return connected_account()
 
 
 async def provide_upstream(state: State) -> UpstreamClient:

@@ -27,7 +27,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate.install import connected_account
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
 from app.upstream.client import UpstreamAccount, UpstreamClient
@@ -233,14 +233,19 @@ class Reader:
 
 async def provide_reader(
     state: State,
-    account: ConnectedAccount,
-    upstream: Upstream,
     fresh: bool = Parameter(
         default=False, description="true: read the upstream live, even when the store covers the window."
     ),
 ) -> Reader:
-    """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them."""
-    return Reader(pool=state.pool, upstream=upstream, account=account, fresh=fresh)
+    """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them.
+
+    It takes the account from the gate (what ``account: ConnectedAccount`` gives) and the
+    upstream client from the app state itself rather than through the ``account`` and
+    ``upstream`` dependencies: Litestar resolves dependencies of one level concurrently in
+    an anyio task group when there are several, and that costs more per request than the
+    whole store query (see docs/benchmarks.md, "Store-served earnings").
+    """
+    return Reader(pool=state.pool, upstream=state.upstream, account=connected_account(), fresh=fresh)
 
 
 READER = {"reader": Provide(provide_reader)}

@@ -58,3 +58,18 @@ def test_openapi_documents_permission_parameters_bounds_and_errors(api_client):
 def test_interactive_documentation_page_is_served_without_a_key(api_client):
     page = api_client.get("/docs")
     assert page.status_code == 200 and "swagger" in page.text.lower()
+
+
+def test_gated_routes_resolve_their_dependencies_one_at_a_time(api_app):
+    """``install_gate`` splits Litestar's dependency levels (no anyio task group per request)."""
+    from litestar.routes import HTTPRoute
+
+    checked = 0
+    for route in api_app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        for handler, kwargs_model in route.route_handler_map.values():
+            if handler.opt.get("permission") is not None:
+                assert all(len(batch) == 1 for batch in kwargs_model.dependency_batches), route.path
+                checked += len(kwargs_model.dependency_batches) > 1
+    assert checked  # the store-served routes have several dependencies
