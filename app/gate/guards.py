@@ -20,7 +20,7 @@ from litestar.connection import ASGIConnection
 from litestar.handlers import BaseRouteHandler
 
 from app.errors import ApiError
-from app.gate.keys import digests_match, key_digest, presented_key
+from app.gate.keys import digests_match, key_digest, key_headers, presented_key
 from app.gate.metering import MeterRequest
 from app.gate.state import PERMISSION_OPT, _current
 
@@ -32,7 +32,7 @@ async def gate_guard(connection: ASGIConnection, handler: BaseRouteHandler) -> N
     state = _current.get()
     if permission is None or state is None:
         return  # an open route (health, the API documentation)
-    key = presented_key(connection.headers)
+    key = presented_key(key_headers(connection.scope["headers"]))
     if key is None:
         raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
     digest = key_digest(key)

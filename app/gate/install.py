@@ -63,14 +63,18 @@ ERROR_RESPONSES: dict[int, str] = {
 # --- the post-validation step --------------------------------------------------------
 
 
+_BODY_HEADERS = (b"content-length", b"transfer-encoding")
+
+
 async def _enforce_body_limit(request: Request) -> None:
     """Read a body the handler may not read, so the size limit holds on every route.
 
     ``Request.body()`` raises 413 past the app's ``request_max_body_size``, by the
-    announced length or by the bytes actually streamed; it caches what it read.
+    announced length or by the bytes actually streamed; it caches what it read. The two
+    headers are looked up in the scope's raw list (ASGI names are lower case) rather than
+    by building the request's ``Headers`` on every gated request.
     """
-    headers = request.headers
-    if "content-length" in headers or "transfer-encoding" in headers:
+    if any(name in _BODY_HEADERS for name, _ in request.scope["headers"]):
         await request.body()
 
 
