@@ -321,9 +321,9 @@ class Meter:
     async def _run(self, requests: list[MeterRequest]) -> list[GateResult]:
         conn = self._idle.pop() if self._idle else None
         if conn is None:
-            conn = await AsyncConnection.connect(
-                self._pool.conninfo, **{**(self._pool.kwargs or {}), "autocommit": True}
-            )
+            # A bounded wait when the server is unreachable, like the pool's checkout timeout.
+            settings = {"connect_timeout": 10, **(self._pool.kwargs or {}), "autocommit": True}
+            conn = await AsyncConnection.connect(self._pool.conninfo, **settings)
         try:
             results = await run_gate_statement(conn, requests)
         except BaseException:
