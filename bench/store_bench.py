@@ -24,9 +24,7 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -38,8 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import admin  # noqa: E402
-from app.db.migrate import upgrade  # noqa: E402
-from app.db.urls import plain_url, with_database  # noqa: E402
+from bench.common import bench_database  # noqa: E402
 from bench.gate_bench import wrk  # noqa: E402  (the gate engineer's runner, reused)
 
 ACCOUNT = 4343
@@ -123,7 +120,6 @@ def latencies(client: httpx.Client, path: str, key: str, n: int = 60) -> tuple[f
 
 
 def run(url: str) -> None:
-    upgrade(url)
     key = seed(url)
     marker, marker_id = page_cursor(url, DEEP_PAGE)
     start = quote(START)
@@ -165,21 +161,8 @@ def run(url: str) -> None:
 
 
 def main() -> None:
-    server = os.environ.get("TEST_DATABASE_URL")
-    with tempfile.TemporaryDirectory(prefix="relay-bench-pg-") as tmp:
-        if not server:
-            from app.db.embedded import start_embedded
-
-            server = start_embedded(Path(tmp) / "pgdata")
-        server = plain_url(server)
-        name = f"relay_bench_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        try:
-            run(with_database(server, name))
-        finally:
-            with psycopg.connect(server, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with bench_database() as url:
+        run(url)
 
 
 if __name__ == "__main__":

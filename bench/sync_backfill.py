@@ -18,7 +18,8 @@ What it measures, in one run:
    decoding and bookkeeping cost on top.
 
 The store is then checked against the sandbox's ground truth (count and checksum).
-Without ``--database-url`` (or ``RELAY_DATABASE_URL``) an embedded PostgreSQL is started.
+The scratch database is made on ``--database-url`` (else ``BENCH_DATABASE_URL`` or
+``TEST_DATABASE_URL``, else an embedded PostgreSQL) and dropped afterwards.
 """
 
 from __future__ import annotations
@@ -26,13 +27,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import platform
 import resource
 import subprocess
 import sys
-import tempfile
 import time
-import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,8 +40,7 @@ from psycopg import AsyncConnection
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.db.migrate import upgrade  # noqa: E402
-from app.db.urls import plain_url, with_database  # noqa: E402
+from bench.common import bench_database, machine  # noqa: E402
 from sync.resources import EARNINGS  # noqa: E402
 from sync.writers import _COPY, _STAGING_DDL, merge_sql  # noqa: E402
 from tests.fixtures.sandbox import SANDBOX_EPOCH, start_sandbox, stop_sandbox  # noqa: E402
@@ -52,23 +49,6 @@ from tests.sync.helpers import add_account, sandbox_truth, store_truth  # noqa: 
 ACCOUNT = 900_001
 RAW_ACCOUNT = 900_002
 PAGE = 1000
-
-
-def server_url(given: str | None) -> str:
-    if given:
-        return plain_url(given)
-    from app.db.embedded import start_embedded
-
-    return start_embedded(Path(tempfile.gettempdir()) / "relay-bench-pg" / "pgdata")
-
-
-def fresh_database(server: str) -> str:
-    name = f"relay_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(server, name)
-    upgrade(url)
-    return url
 
 
 def end_to_end(database_url: str, sandbox_url: str) -> tuple[float, int]:
@@ -124,30 +104,22 @@ async def raw_merge(database_url: str, pages: list[tuple[dict, bytes]]) -> float
         return time.perf_counter() - started
 
 
-def machine() -> str:
-    cpu = platform.processor() or ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--database-url", default=os.environ.get("RELAY_DATABASE_URL"))
+    parser.add_argument("--database-url", default=None, help="server to create the scratch database on")
     args = parser.parse_args()
 
     print(f"date {datetime.now(UTC).isoformat(timespec='seconds')}; {machine()}")
     print(f"load average before: {os.getloadavg()}")
-    database_url = fresh_database(server_url(args.database_url))
+    with bench_database(args.database_url) as database_url:
+        run(database_url, args.rows)
+
+
+def run(database_url: str, rows_wanted: int) -> None:
     process, sandbox = start_sandbox(None, SANDBOX_EPOCH)
     try:
-        sandbox.configure_account(ACCOUNT, earnings=args.rows, history_days=365)
+        sandbox.configure_account(ACCOUNT, earnings=rows_wanted, history_days=365)
         with psycopg.connect(database_url, autocommit=True) as conn:
             add_account(conn, ACCOUNT)
             add_account(conn, RAW_ACCOUNT)
