@@ -17,7 +17,8 @@ import msgspec
 from psycopg import AsyncConnection
 
 from app.errors import ApiError
-from app.store.earnings import percent_change, upstream_time
+from app.params import upstream_timestamp
+from app.store.earnings import percent_change
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
@@ -77,7 +78,7 @@ class CampaignWindow:
         return self.start - length, self.start - SECOND
 
     def upstream_params(self) -> dict[str, str]:
-        return {"start_date": upstream_time(self.start), "end_date": upstream_time(self.end)}
+        return {"start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
 
 
 async def _daily(conn: AsyncConnection, account_id: int, first: date, last: date) -> dict[date, tuple[int, int]]:
@@ -171,8 +172,8 @@ class StatsQuery:
 
     def upstream_params(self) -> dict[str, Any]:
         return {
-            "date_start": upstream_time(self.start) if self.start else None,
-            "date_end": upstream_time(self.end) if self.end else None,
+            "date_start": upstream_timestamp(self.start) if self.start else None,
+            "date_end": upstream_timestamp(self.end) if self.end else None,
         }
 
 

@@ -25,6 +25,7 @@ import msgspec
 from psycopg import AsyncConnection, sql
 
 from app.live import LIST_PAGE
+from app.params import upstream_timestamp
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
@@ -74,10 +75,6 @@ def _from_unix(seconds: int) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
 
 
-def upstream_time(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
-
-
 # --- the feed ----------------------------------------------------------------------------------
 
 
@@ -103,8 +100,8 @@ class FeedQuery:
 
     def upstream_params(self) -> dict[str, Any]:
         return {
-            "start_date": upstream_time(self.start),
-            "end_date": upstream_time(self.end),
+            "start_date": upstream_timestamp(self.start),
+            "end_date": upstream_timestamp(self.end),
             "limit": FEED_PAGE_SIZE,
             "marker": self.marker,
             "markerId": self.marker_id if self.marker is not None else None,
@@ -211,7 +208,7 @@ def feed_next(body: dict, start: datetime) -> dict[str, object] | None:
     """
     if not body.get("hasMore") or body.get("nextMarker") is None:
         return None
-    following: dict[str, object] = {"start_date": upstream_time(start), "marker": body["nextMarker"]}
+    following: dict[str, object] = {"start_date": upstream_timestamp(start), "marker": body["nextMarker"]}
     if body.get("nextMarkerId") is not None:
         following["marker_id"] = body["nextMarkerId"]
     return following
@@ -237,7 +234,7 @@ class ChartQuery:
         return self.start - length, self.start - SECOND
 
     def upstream_params(self) -> dict[str, Any]:
-        return {"by": self.by, "start_date": upstream_time(self.start), "end_date": upstream_time(self.end)}
+        return {"by": self.by, "start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
 
 
 def _day_start(moment: datetime) -> datetime:

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection, sql
 
+from app.params import upstream_timestamp
 from app.store.source import Coverage
 
 
@@ -47,8 +48,8 @@ class SnapshotQuery:
 
     def upstream_params(self, *, with_limit: bool = True) -> dict[str, Any]:
         params = {
-            "start_date": self.start.strftime("%Y-%m-%d %H:%M:%S"),
-            "end_date": self.end.strftime("%Y-%m-%d %H:%M:%S"),
+            "start_date": upstream_timestamp(self.start),
+            "end_date": upstream_timestamp(self.end),
             "offset": self.offset,
             "marker": self.marker,
         }
@@ -98,7 +99,7 @@ def snapshot_next(body: dict, query: SnapshotQuery, *, with_limit: bool = True) 
     if not body.get("hasMore") or rows == 0:
         return None
     following: dict[str, object] = {
-        "start_date": query.start.strftime("%Y-%m-%d %H:%M:%S"),
+        "start_date": upstream_timestamp(query.start),
         "offset": query.offset + rows,
         "marker": body["marker"],
     }
