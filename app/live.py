@@ -101,7 +101,7 @@ async def organization_credential(request: Request) -> UpstreamAccount:
     424 when the organization has no connected account: without one the upstream cannot
     be reached at all (the same status as an upstream that refuses the credential).
     """
-    key_id = current_gate().result.key_id  # type: ignore[union-attr]  # set by the gate guard
+    key_id = current_gate().result.key_id  # set by the gate middleware
     async with request.app.state.pool.connection() as conn:
         cursor = await conn.execute(_ORGANIZATION_CREDENTIAL_SQL, {"key_id": key_id})
         row = await cursor.fetchone()

@@ -1,7 +1,6 @@
 """The gate every authenticated request passes: keys, rate limits, permissions, tenancy,
 credits and the envelope's ``_meta``. See docs/architecture.md ("The gate", "Writing a route")."""
 
-from app.gate.guards import gate_guard
 from app.gate.install import ConnectedAccount, Upstream, gate_dependencies, install_gate
 from app.gate.metering import Meter, StatusRecorder
 from app.gate.middleware import gate_middleware
@@ -14,7 +13,6 @@ __all__ = [
     "PERMISSION_OPT",
     "StatusRecorder",
     "gate_dependencies",
-    "gate_guard",
     "gate_middleware",
     "install_gate",
 ]

@@ -31,7 +31,7 @@ from litestar.routes import HTTPRoute
 
 from app.envelope import as_envelope
 from app.errors import ApiError
-from app.gate.state import PERMISSION_OPT, current_gate
+from app.gate.state import PERMISSION_OPT, GateState, current_gate
 from app.permissions import PERMISSIONS
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
@@ -63,19 +63,20 @@ ERROR_RESPONSES: dict[int, str] = {
 # --- the post-validation step --------------------------------------------------------
 
 
-_BODY_HEADERS = (b"content-length", b"transfer-encoding")
-
-
-async def _enforce_body_limit(request: Request) -> None:
+async def _enforce_body_limit(state: GateState) -> None:
     """Read a body the handler may not read, so the size limit holds on every route.
 
     ``Request.body()`` raises 413 past the app's ``request_max_body_size``, by the
-    announced length or by the bytes actually streamed; it caches what it read. The two
-    headers are looked up in the scope's raw list (ASGI names are lower case) rather than
-    by building the request's ``Headers`` on every gated request.
+    announced length or by the bytes actually streamed; it caches what it read in the
+    scope, so a handler that reads the body gets it from there. Only requests that
+    announce a body (the middleware saw ``Content-Length`` or ``Transfer-Encoding``) pay
+    for it.
     """
-    if any(name in _BODY_HEADERS for name, _ in request.scope["headers"]):
-        await request.body()
+    if state.has_body:
+        await Request(state.scope, state.receive).body()
+
+
+_CREDITS_SPENT = "the organization's credit balance is spent; add credits"
 
 
 def _after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -85,18 +86,14 @@ def _after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     async def gated(*args: Any, **kwargs: Any) -> Any:
         state = current_gate()
-        assert state.request is not None and state.result is not None
-        await _enforce_body_limit(state.request)
-        if not state.result.debited:
-            raise ApiError(
-                402, "the organization's credit balance is spent; add credits", "credits_exhausted"
-            )
+        if state.has_body:
+            await _enforce_body_limit(state)
+        result = state.result
+        if not result.debited:
+            raise ApiError(402, _CREDITS_SPENT, "credits_exhausted")
         envelope = as_envelope(await fn(*args, **kwargs))
-        meta = state.result.meta()
-        if envelope.cache is not None:  # a store-served route says where its data came from
-            meta = msgspec.structs.replace(meta, cache=envelope.cache)
-            envelope.cache = None
-        envelope.meta = meta
+        cache, envelope.cache = envelope.cache, None  # a store-served route says where its data came from
+        envelope.meta = result.meta(cache)
         return envelope
 
     setattr(gated, _WRAPPED, True)
@@ -190,7 +187,7 @@ Upstream = NamedDependency[UpstreamClient]
 def connected_account() -> UpstreamAccount:
     """The request's account, already checked by the gate to be the caller's."""
     state = current_gate()
-    token = state.result.upstream_token if state.result else None
+    token = state.result.upstream_token
     if state.account_id is None or token is None:
         raise RuntimeError("'account' asked for by a route without an {account_id:int} path parameter")
     return UpstreamAccount(account_id=state.account_id, token=token)

@@ -48,6 +48,7 @@ import logging
 import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -212,8 +213,9 @@ class GateResult:
             remaining_day=max(self.limit_day - self.day_used, 0),
         )
 
-    def meta(self) -> Meta:
-        return Meta(credits=Credits(used=self.credits_used), rate_limits=self.rate_limits())
+    def meta(self, cache: dict[str, Any] | None = None) -> Meta:
+        """``_meta``; ``cache`` is a store-served answer's ``_meta._cache`` (or None)."""
+        return Meta(credits=Credits(used=self.credits_used), rate_limits=self.rate_limits(), cache=cache)
 
     @property
     def credits_used(self) -> int:

@@ -1,17 +1,16 @@
 """The gate's per-request state, reachable from every step of one request.
 
-The middleware opens it, the guard fills it (the gate statement's result), the
-dependencies and the post-validation step read it. A context variable carries it because
-the post-validation step wraps the handler function, which Litestar calls with the
-handler's arguments only.
+The middleware opens it with the gate statement's result once the request has passed the
+gate's checks; the dependencies and the post-validation step read it. A context variable
+carries it because the post-validation step wraps the handler function, which Litestar
+calls with the handler's arguments only.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
 
-from litestar import Request
+from litestar.types import Receive, Scope
 
 from app.gate.metering import GateResult
 
@@ -19,12 +18,16 @@ from app.gate.metering import GateResult
 PERMISSION_OPT = "permission"
 
 
-@dataclass(slots=True)
 class GateState:
-    permission: str
-    result: GateResult | None = None
-    request: Request | None = None
-    account_id: int | None = None
+    __slots__ = ("account_id", "has_body", "receive", "result", "scope")
+
+    def __init__(self, result: GateResult, account_id: int | None, scope: Scope, receive: Receive, has_body: bool):
+        self.result = result
+        self.account_id = account_id
+        self.scope = scope
+        self.receive = receive
+        #: The request announced a body (``Content-Length`` or ``Transfer-Encoding``).
+        self.has_body = has_body
 
 
 _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
@@ -32,7 +35,7 @@ _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
 
 def current_gate() -> GateState:
     state = _current.get()
-    if state is None or state.result is None:
+    if state is None:
         # Only reachable through a route wired without the gate: a bug, hence a 500.
         raise RuntimeError("no gate state: this handler is not behind the gate")
     return state
