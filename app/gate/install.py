@@ -193,15 +193,15 @@ def connected_account() -> UpstreamAccount:
     return UpstreamAccount(account_id=state.account_id, token=token)
 
 
-async def provide_account() -> UpstreamAccount:
-    """``account: UpstreamAccount``: the route's account, already checked to be the caller's."""
-    return connected_account()
-
-
 async def provide_upstream(state: State) -> UpstreamClient:
     """``upstream: UpstreamClient``: the process's one upstream client."""
     return state.upstream
 
 
 def gate_dependencies() -> dict[str, Provide]:
-    return {"account": Provide(provide_account), "upstream": Provide(provide_upstream)}
+    # ``account`` is a plain function called in place (no coroutine, no thread): it only
+    # reads the gate's state.
+    return {
+        "account": Provide(connected_account, sync_to_thread=False),
+        "upstream": Provide(provide_upstream),
+    }
