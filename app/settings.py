@@ -185,6 +185,12 @@ class Settings:
     sync_prefetch_pages: int = _setting(
         4, "Pages fetched ahead of the writer per task (memory is about this many pages).", int
     )
+    sync_initial_backfill: bool = _setting(
+        True,
+        "Backfill a newly connected account's whole history (false: only sync forward from "
+        "its first incremental pass; backfill by hand with `relay sync backfill`).",
+        _bool,
+    )
     sync_tick_seconds: float = _setting(
         10.0, "How often each worker's clock (APScheduler) enqueues missing sync tasks.", float
     )

@@ -43,9 +43,11 @@ class Lease:
     failures: int
 
 
+# A new task may start with a backfill of the account's whole history ('epoch' = from the
+# beginning), so the store can answer any window of a newly connected account.
 _ENQUEUE = """
-INSERT INTO sync_tasks (account_id, resource)
-SELECT a.id, r.name
+INSERT INTO sync_tasks (account_id, resource, backfill_since)
+SELECT a.id, r.name, CASE WHEN %(backfill)s THEN 'epoch'::timestamptz END
 FROM accounts a CROSS JOIN unnest(%(resources)s::text[]) AS r(name)
 WHERE a.status = 'active'
 ON CONFLICT (account_id, resource) DO NOTHING
@@ -134,9 +136,15 @@ SET {column} = least(coalesce(sync_tasks.{column}, excluded.{column}), excluded.
 """
 
 
-async def enqueue(conn: AsyncConnection, resources: Iterable[str]) -> int:
-    """Make sure every active account has a task per resource; returns rows added."""
-    cur = await conn.execute(_ENQUEUE, {"resources": list(resources)})
+async def enqueue(
+    conn: AsyncConnection, resources: Iterable[str], *, initial_backfill: bool = False
+) -> int:
+    """Make sure every active account has a task per resource; returns rows added.
+
+    ``initial_backfill``: new tasks start with a backfill of the whole history."""
+    cur = await conn.execute(
+        _ENQUEUE, {"resources": list(resources), "backfill": initial_backfill}
+    )
     return cur.rowcount
 
 

@@ -140,7 +140,11 @@ class Worker:
         """The scheduler's job: enqueue missing tasks, then wake the claim loop."""
         try:
             async with pool.connection() as conn:
-                added = await leases.enqueue(conn, self.resources or list(REGISTRY))
+                added = await leases.enqueue(
+                    conn,
+                    self.resources or list(REGISTRY),
+                    initial_backfill=self.settings.sync_initial_backfill,
+                )
             if added:
                 logger.info("sync_tasks_enqueued", extra={"worker": self.name, "added": added})
         except Exception:

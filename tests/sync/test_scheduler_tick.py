@@ -37,3 +37,29 @@ def test_running_worker_enqueues_tasks_for_an_account_connected_after_it_started
     finally:
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(30) == 0
+
+
+@pytest.mark.parametrize("initial_backfill", [True, False])
+async def test_new_tasks_start_with_a_whole_history_backfill_unless_disabled(
+    db, database_url, new_account, initial_backfill
+):
+    import psycopg
+
+    from sync import leases
+
+    account_id = new_account()
+    async with await psycopg.AsyncConnection.connect(database_url, autocommit=True) as conn:
+        added = await leases.enqueue(conn, list(REGISTRY), initial_backfill=initial_backfill)
+        # A second enqueue adds nothing and leaves the first request alone.
+        assert await leases.enqueue(conn, list(REGISTRY), initial_backfill=not initial_backfill) == 0
+    assert added == len(REGISTRY)
+    since = {
+        row[0]
+        for row in db.execute(
+            "SELECT backfill_since FROM sync_tasks WHERE account_id = %s", (account_id,)
+        )
+    }
+    if initial_backfill:
+        assert {s.timestamp() for s in since} == {0.0}  # from the beginning of the history
+    else:
+        assert since == {None}
