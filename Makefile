@@ -22,8 +22,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest
 
+# Benchmarks are run by hand on an otherwise idle machine; they need wrk (apt-get install wrk).
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python bench/sync_backfill.py
+	$(BIN)/python bench/gate_bench.py
+	$(BIN)/python bench/store_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

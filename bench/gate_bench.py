@@ -2,9 +2,10 @@
 
 Run by hand (needs ``wrk``: ``apt-get install wrk``)::
 
-    TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test .venv/bin/python bench/gate_bench.py
+    .venv/bin/python bench/gate_bench.py
 
-It creates a scratch database on that server, migrates it, seeds one organization (limits
+It creates a scratch database (on ``BENCH_DATABASE_URL`` or ``TEST_DATABASE_URL``, else an
+embedded PostgreSQL; dropped afterwards), migrates it, seeds one organization (limits
 and credits far above what the run uses), one key, one account with 5,000 earnings rows,
 then starts one uvicorn worker and alternates ``wrk`` runs on the open and the gated route
 (several rounds, so drifting machine load hits both alike). It does it twice: with the gate
@@ -21,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import time
-import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -32,8 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import admin  # noqa: E402
-from app.db.migrate import upgrade  # noqa: E402
-from app.db.urls import plain_url, with_database  # noqa: E402
+from bench.common import bench_database  # noqa: E402
 
 ACCOUNT = 4242
 ROWS = 5000
@@ -111,13 +110,7 @@ def measure(url: str, key: str, sync_commit: str, port: int) -> dict[str, list[f
 
 
 def main() -> None:
-    server = plain_url(os.environ.get("TEST_DATABASE_URL") or os.environ["RELAY_DATABASE_URL"])
-    name = f"relay_bench_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(server, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(server, name)
-    try:
-        upgrade(url)
+    with bench_database() as url:
         key = seed(url)
         load = os.getloadavg()
         rows = []
@@ -127,9 +120,6 @@ def main() -> None:
             rows.append((label, open_rps, gated_rps, r))
         with psycopg.connect(url) as conn:
             ledger = conn.execute("SELECT count(*) FROM usage_ledger").fetchone()[0]
-    finally:
-        with psycopg.connect(server, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; machine: {platform.machine()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}; load average before: "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; wrk -t1 -c{CONNECTIONS} -d{DURATION}s x {ROUNDS} rounds, "
