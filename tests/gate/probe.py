@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Litestar, Request, get, post
-from litestar.params import Parameter
+from litestar.params import FromQuery, QueryParameter
 
 from app.asgi import create_app
 from app.envelope import Envelope
@@ -28,11 +28,11 @@ CALLS: list[str] = []
 async def probe(
     request: Request,
     account: ConnectedAccount,
-    limit: Annotated[int, Parameter(ge=1, le=100)] = 10,
-    order: Literal["recent", "old"] = "recent",
-    filter: Literal["unread", "pinned"] | None = None,  # noqa: A002
-    list_id: int | None = None,
-    more: bool = False,
+    limit: Annotated[int, QueryParameter(ge=1, le=100)] = 10,
+    order: FromQuery[Literal["recent", "old"]] = "recent",
+    filter: FromQuery[Literal["unread", "pinned"] | None] = None,  # noqa: A002
+    list_id: FromQuery[int | None] = None,
+    more: FromQuery[bool] = False,
 ) -> Envelope:
     if filter is not None and list_id is not None:
         raise bad_parameter("filter", "cannot be combined with list_id")
