@@ -10,9 +10,7 @@ sandbox's frozen clock, so default windows agree on both sides.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import count
 from typing import Any
 
@@ -21,7 +19,6 @@ import pytest
 from litestar.testing import TestClient
 from psycopg.types.json import Jsonb
 
-import app.params
 from app.store.mapping import CONSTANTS, merge_sql
 from app.settings import Settings
 from tests.fixtures.api import auth
@@ -37,16 +34,9 @@ def api_settings(settings: Settings, sandbox) -> Settings:
 
 
 @pytest.fixture(autouse=True)
-def api_clock_is_the_sandbox_clock(sandbox, monkeypatch: pytest.MonkeyPatch) -> datetime:
-    now = datetime.fromtimestamp(sandbox.epoch, UTC)
-    monkeypatch.setattr(app.params, "utc_now", lambda: now)
-    return now
-
-
-@pytest.fixture(autouse=True)
-def _reset_sandbox_after_each_test(sandbox) -> Iterator[None]:
-    yield
-    sandbox.reset()
+def _sandbox_world(api_clock_on_sandbox, sandbox_reset) -> None:
+    """Our clock is the sandbox's; faults, rejected credentials and read marks never leak
+    into the next test."""
 
 
 @pytest.fixture(autouse=True)

@@ -7,16 +7,14 @@ sandbox's (frozen at its epoch), so the default date windows both sides compute 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import count
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
 
-import app.params
 from app.settings import Settings
 from tests.fixtures.api import auth
 
@@ -35,17 +33,9 @@ def api_settings(settings: Settings, sandbox) -> Settings:
 
 
 @pytest.fixture(autouse=True)
-def api_clock_is_the_sandbox_clock(sandbox, monkeypatch: pytest.MonkeyPatch) -> datetime:
-    now = datetime.fromtimestamp(sandbox.epoch, UTC)
-    monkeypatch.setattr(app.params, "utc_now", lambda: now)
-    return now
-
-
-@pytest.fixture(autouse=True)
-def _reset_sandbox_after_each_test(sandbox) -> Iterator[None]:
-    """Faults, rejected credentials and read marks never leak into the next test."""
-    yield
-    sandbox.reset()
+def _sandbox_world(api_clock_on_sandbox, sandbox_reset) -> None:
+    """Our clock is the sandbox's; faults, rejected credentials and read marks never leak
+    into the next test."""
 
 
 @dataclass
