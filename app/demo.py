@@ -107,6 +107,8 @@ def _banner(settings: Settings, access: DemoAccess) -> str:
 
 
 def run_demo(settings: Settings) -> int:
+    # SIGTERM ends the demo like Ctrl-C: children are stopped and the embedded server with them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     database_url = resolve_database_url(settings)
     print(f"database: {'embedded under ' + str(settings.data_dir) if not settings.database_url else 'configured'}")
     upgrade(database_url)
