@@ -105,30 +105,32 @@ def _target_options(function):
     return function
 
 
-@sync.command()
-@_target_options
-@click.option("--since", type=click.DateTime(_DATE_FORMATS), default=None,
-              help="Oldest time to hold (UTC). Default: the beginning of the account's history.")
-@click.option("--enqueue-only", is_flag=True, help="Only record the request; running workers do it.")
-@click.option("--progress/--no-progress", default=True, show_default=True)
-@click.pass_context
-def backfill(ctx, accounts, resources, all_, since, enqueue_only, progress) -> None:
-    """Fill the store back to --since, resumably, paced under the upstream's rate limit."""
-    settings = _setup(ctx)
-    _request_and_work(settings, "backfill", accounts, resources, all_, _utc(since), enqueue_only, progress)
+def _pass_command(kind: str, summary: str, since_help: str) -> click.Command:
+    """``relay sync backfill`` and ``relay sync reconcile``: the same options, another pass kind."""
+
+    @sync.command(name=kind, help=summary)
+    @_target_options
+    @click.option("--since", type=click.DateTime(_DATE_FORMATS), default=None, help=since_help)
+    @click.option("--enqueue-only", is_flag=True, help="Only record the request; running workers do it.")
+    @click.option("--progress/--no-progress", default=True, show_default=True)
+    @click.pass_context
+    def command(ctx, accounts, resources, all_, since, enqueue_only, progress) -> None:
+        settings = _setup(ctx)
+        _request_and_work(settings, kind, accounts, resources, all_, _utc(since), enqueue_only, progress)
+
+    return command
 
 
-@sync.command()
-@_target_options
-@click.option("--since", type=click.DateTime(_DATE_FORMATS), default=None,
-              help="Re-read from this time (UTC). Default: the start of the coverage.")
-@click.option("--enqueue-only", is_flag=True, help="Only record the request; running workers do it.")
-@click.option("--progress/--no-progress", default=True, show_default=True)
-@click.pass_context
-def reconcile(ctx, accounts, resources, all_, since, enqueue_only, progress) -> None:
-    """Re-read the covered range and fix rows that changed outside the lookback window."""
-    settings = _setup(ctx)
-    _request_and_work(settings, "reconcile", accounts, resources, all_, _utc(since), enqueue_only, progress)
+backfill = _pass_command(
+    "backfill",
+    "Fill the store back to --since, resumably, paced under the upstream's rate limit.",
+    "Oldest time to hold (UTC). Default: the beginning of the account's history.",
+)
+reconcile = _pass_command(
+    "reconcile",
+    "Re-read the covered range and fix rows that changed outside the lookback window.",
+    "Re-read from this time (UTC). Default: the start of the coverage.",
+)
 
 
 def _request_and_work(settings, kind, accounts, resources, all_, since, enqueue_only, progress) -> None:
