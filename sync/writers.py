@@ -131,24 +131,6 @@ class PageWriter:
     async def prepare(self, conn: AsyncConnection) -> None:
         await conn.execute(_STAGING_DDL)
 
-    async def write(
-        self,
-        conn: AsyncConnection,
-        rows: Sequence[Any],
-        *,
-        account_id: int,
-        run_id: int | None,
-        constants: Mapping[str, Any],
-    ) -> WriteCounts:
-        """Stage and merge one page. Must run inside a transaction of its own: the staging
-        table empties at commit."""
-        if not rows:
-            return WriteCounts()
-        counts, _ = await self.write_page(
-            conn, rows, account_id=account_id, run_id=run_id, constants=constants
-        )
-        return counts
-
     async def write_page(
         self,
         conn: AsyncConnection,

@@ -247,25 +247,8 @@ async def run_gate_statement(conn: AsyncConnection, requests: list[MeterRequest]
     cursor = await conn.execute(GATE_SQL, _gate_params(requests))
     rows = await cursor.fetchall()
     assert len(rows) == len(requests)  # the statement returns one row per request, in order
-    return [
-        GateResult(
-            key_id=key_id,
-            key_hash=key_hash,
-            counted=counted,
-            permitted=permitted,
-            verdict=verdict,
-            upstream_token=upstream_token,
-            debited=debited,
-            ledger_id=ledger_id,
-            limit_minute=limit_minute,
-            limit_day=limit_day,
-            minute_used=minute_used,
-            day_used=day_used,
-            at=at,
-        )
-        for (_, key_id, key_hash, counted, permitted, verdict, upstream_token, debited, ledger_id,
-             limit_minute, limit_day, minute_used, day_used, at) in rows
-    ]
+    # Each row is the request's position, then GateResult's fields in declaration order.
+    return [GateResult(*row[1:]) for row in rows]
 
 
 class Meter:
