@@ -13,7 +13,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
 from app.errors import exception_handlers
-from app.gate import Meter, StatusRecorder, gate_dependencies, gate_middleware, install_gate
+from app.gate import Meter, StatusRecorder, gate_middleware, refuse_ungated_routes
 from app.logging import configure_logging
 from app.routes import route_handlers
 from app.settings import Settings
@@ -73,12 +73,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers(),
         lifespan=[lifespan],
         middleware=[gate_middleware],
-        dependencies=gate_dependencies(),
+        on_startup=[refuse_ungated_routes],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
         debug=False,
     )
     app.state.settings = settings
-    install_gate(app)
     return app

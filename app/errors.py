@@ -15,8 +15,10 @@ Anything else is a bug: it is logged with its traceback and answered with a bare
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Mapping
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args, get_origin
 
 from litestar import MediaType, Request, Response
@@ -97,10 +99,16 @@ def literal_values(annotation: Any) -> list[str]:
     return []
 
 
+@functools.cache
+def handler_annotations(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The resolved annotations of a route handler's parameters (by name)."""
+    return typing.get_type_hints(fn, include_extras=True)
+
+
 def _enumeration_rule(request: Request, key: str) -> str | None:
     """'must be one of: a, b' for a ``Literal`` parameter of the route handler."""
-    parameter = request.route_handler.parsed_fn_signature.parameters.get(key)
-    values = literal_values(parameter.annotation) if parameter is not None else []
+    annotation = handler_annotations(request.route_handler.fn).get(key)
+    values = literal_values(annotation) if annotation is not None else []
     return f"must be one of: {', '.join(values)}" if values else None
 
 

@@ -20,8 +20,8 @@ from litestar.params import Parameter
 
 from app.asgi import create_app
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, install_gate
-from app.gate import metering
+from app.gate import ConnectedAccount, v1_get
+from app.gate import statement
 
 PAGE_SQL = """
 SELECT id, created_at, net, payload::text
@@ -47,7 +47,7 @@ async def keyset_page(request: Request, account_id: int, limit: int) -> list:
             await conn.set_autocommit(False)
 
 
-@get("/v1/{account_id:int}/bench/earnings", opt={"permission": "api_earnings_list"})
+@v1_get("/v1/{account_id:int}/bench/earnings", permission="api_earnings_list")
 async def gated_page(request: Request, account: ConnectedAccount, limit: Limit = 10) -> Envelope:
     return Envelope(data={"list": await keyset_page(request, account.account_id, limit)})
 
@@ -66,10 +66,9 @@ async def meter_stats(request: Request) -> dict:
 
 def create_bench_app() -> Litestar:
     if os.environ.get("RELAY_BENCH_SYNC_COMMIT") == "on":
-        metering.GATE_SQL = metering.GATE_SQL.replace("'synchronous_commit', 'off'", "'synchronous_commit', 'on'")
+        statement.GATE_SQL = statement.GATE_SQL.replace("'synchronous_commit', 'off'", "'synchronous_commit', 'on'")
     app = create_app()
     app.register(gated_page)
     app.register(open_page)
     app.register(meter_stats)
-    install_gate(app)
     return app

@@ -14,7 +14,6 @@ import msgspec
 from litestar import Litestar, Request, get
 
 from app.asgi import create_app
-from app.gate import install_gate
 from app.params import parse_timestamp
 from app.store.earnings import FEED_PAGE_SIZE, FeedQuery, feed_statement
 
@@ -39,5 +38,4 @@ async def open_feed(request: Request, account_id: int, start_date: str, marker: 
 def create_bench_app() -> Litestar:
     app = create_app()
     app.register(open_feed)
-    install_gate(app)
     return app

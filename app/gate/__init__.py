@@ -1,18 +1,20 @@
 """The gate every authenticated request passes: keys, rate limits, permissions, tenancy,
-credits and the envelope's ``_meta``. See docs/architecture.md ("The gate", "Writing a route")."""
+credits and the envelope's ``_meta``. A route joins it by its declaration,
+``@v1_get(path, permission=...)``. See docs/architecture.md ("The gate")."""
 
-from app.gate.install import ConnectedAccount, Upstream, gate_dependencies, install_gate
-from app.gate.metering import Meter, StatusRecorder
+from app.gate.batching import Meter
+from app.gate.dependencies import ConnectedAccount, Upstream
+from app.gate.ledger import StatusRecorder
 from app.gate.middleware import gate_middleware
-from app.gate.state import PERMISSION_OPT
+from app.gate.route import refuse_ungated_routes, v1_get, v1_post
 
 __all__ = [
     "ConnectedAccount",
     "Meter",
-    "Upstream",
-    "PERMISSION_OPT",
     "StatusRecorder",
-    "gate_dependencies",
+    "Upstream",
     "gate_middleware",
-    "install_gate",
+    "refuse_ungated_routes",
+    "v1_get",
+    "v1_post",
 ]

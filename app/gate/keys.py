@@ -49,22 +49,6 @@ def digests_match(stored: bytes, presented: bytes) -> bool:
     return hmac.compare_digest(stored, presented)
 
 
-_KEY_HEADERS = (b"authorization", b"x-api-key")
-
-
-def key_headers(raw: list[tuple[bytes, bytes]] | tuple[tuple[bytes, bytes], ...]) -> dict[str, str]:
-    """The two headers a key may come in, read from the ASGI scope's raw header list.
-
-    The first occurrence of each wins (as ``Headers.get`` answers); ASGI servers give the
-    names in lower case. Cheaper than building the request's full ``Headers``.
-    """
-    found: dict[str, str] = {}
-    for name, value in raw:
-        if name in _KEY_HEADERS:
-            found.setdefault(name.decode("latin-1"), value.decode("latin-1"))
-    return found
-
-
 def presented_key(headers: Mapping[str, str]) -> str | None:
     """The key a request carries, or None when it carries none we could accept.
 

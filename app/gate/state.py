@@ -1,20 +1,22 @@
 """The gate's per-request state, reachable from every step of one request.
 
 The middleware opens it with the gate statement's result once the request has passed the
-gate's checks; the dependencies and the post-validation step read it. A context variable
-carries it because the post-validation step wraps the handler function, which Litestar
-calls with the handler's arguments only.
+gate's checks; the gate's dependencies and the post-validation step read it. A context
+variable carries it because the post-validation step wraps the handler function, which
+Litestar calls with the handler's arguments only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from litestar.types import Receive, Scope
 
-from app.gate.metering import GateResult
+from app.gate.statement import GateResult
 
-#: The ``opt`` key a route declares its permission under: ``opt={"permission": "api_..."}``.
+#: The ``opt`` key a gated route's permission is kept under (set by ``v1_get``/``v1_post``).
 PERMISSION_OPT = "permission"
 
 
@@ -31,6 +33,16 @@ class GateState:
 
 
 _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
+
+
+@contextmanager
+def open_gate(state: GateState) -> Iterator[None]:
+    """``state`` is the current request's gate state inside the block."""
+    token = _current.set(state)
+    try:
+        yield
+    finally:
+        _current.reset(token)
 
 
 def current_gate() -> GateState:

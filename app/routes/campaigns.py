@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromPath, Parameter
 
 from app.envelope import Envelope
+from app.gate import v1_get
 from app.params import TIMESTAMP_RULE, DateWindow, parse_timestamp, provide_date_window
 from app.store import campaigns
 from app.store.source import READER, StoreReader
@@ -21,9 +22,9 @@ from app.store.source import READER, StoreReader
 StatsDate = Annotated[str | None, Parameter(description=f"UTC; {TIMESTAMP_RULE}. Absent: unbounded.")]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/campaigns/overview",
-    opt={"permission": "api_campaigns_read_overview"},
+    permission="api_campaigns_read_overview",
     dependencies={"window": provide_date_window(), **READER},
     tags=["campaigns"],
     summary="Campaigns overview (store)",
@@ -34,9 +35,9 @@ async def campaigns_overview(request: Request, reader: StoreReader, window: Name
     return sourced.envelope(request)
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/campaigns/chart",
-    opt={"permission": "api_campaigns_read_chart"},
+    permission="api_campaigns_read_chart",
     dependencies={"window": provide_date_window(), **READER},
     tags=["campaigns"],
     summary="Campaigns chart (store)",
@@ -47,9 +48,9 @@ async def campaigns_chart(request: Request, reader: StoreReader, window: NamedDe
     return sourced.envelope(request)
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
-    opt={"permission": "api_tracking_links_read"},
+    permission="api_tracking_links_read",
     dependencies=READER,
     tags=["campaigns"],
     summary="Tracking link stats (store)",

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Request, get
+from litestar import Request
 from litestar.params import FromQuery, QueryParameter
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, offset_page, relay
 from app.params import Limit100, Offset, Search, bad_parameter
 from app.upstream import paths
@@ -23,9 +23,9 @@ ListId = Annotated[
 ]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/chats",
-    opt={"permission": "api_chats_list"},
+    permission="api_chats_list",
     tags=["chats"],
     summary="Chats (live)",
 )
@@ -57,9 +57,9 @@ async def list_chats(
     return offset_page(request, payload, limit, offset, rows="list")
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/lists",
-    opt={"permission": "api_chats_list_chat_lists"},
+    permission="api_chats_list_chat_lists",
     tags=["chats"],
     summary="Chat lists (live)",
 )

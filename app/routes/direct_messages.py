@@ -8,19 +8,19 @@ ends at the date of this page's last item); with ``query`` set, paging is by off
 
 from __future__ import annotations
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, cursor_next, live_page, offset_next, relay
 from app.params import DateWindow, Limit100, Offset, Search, provide_date_window
 from app.upstream import paths
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/direct-messages",
-    opt={"permission": "api_direct_messages_stats"},
+    permission="api_direct_messages_stats",
     dependencies={"window": provide_date_window(end_exclusive=True)},
     tags=["direct messages"],
     summary="Direct message statistics (live)",

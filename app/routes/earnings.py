@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery, Parameter
 
 from app.envelope import Envelope
+from app.gate import v1_get
 from app.params import DateWindow, bad_parameter, provide_date_window
 from app.store import earnings
 from app.store.source import READER, StoreReader
@@ -34,9 +35,9 @@ MarkerId = Annotated[
 ]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/earnings",
-    opt={"permission": "api_earnings_list"},
+    permission="api_earnings_list",
     dependencies={"window": provide_date_window(), **READER},
     tags=["earnings"],
     summary="Earnings feed (store)",
@@ -60,9 +61,9 @@ async def earnings_feed(
     return sourced.envelope(request, earnings.feed_next(sourced.data, window.start))
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/earnings/chart",
-    opt={"permission": "api_earnings_read_chart"},
+    permission="api_earnings_read_chart",
     dependencies={"window": provide_date_window(), **READER},
     tags=["earnings"],
     summary="Earnings chart (store)",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
 from app.params import DateWindow, provide_date_window
 from app.upstream import paths
@@ -24,9 +24,9 @@ OverviewSection = Literal[
 ]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/earnings/overview",
-    opt={"permission": "api_earnings_read_overview"},
+    permission="api_earnings_read_overview",
     dependencies={"window": provide_date_window()},
     tags=["earnings"],
     summary="Earnings overview (live)",

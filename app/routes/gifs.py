@@ -5,10 +5,10 @@ GET /v1/gifs/trending  (api_gifs_trending)
 
 from __future__ import annotations
 
-from litestar import Request, get
+from litestar import Request
 
 from app.envelope import Envelope
-from app.gate import Upstream
+from app.gate import Upstream, v1_get
 from app.live import live_page, offset_next, organization_credential, relay
 from app.params import Limit50, Offset
 from app.upstream import paths
@@ -23,9 +23,9 @@ GIF_PAGE = {
 }
 
 
-@get(
+@v1_get(
     "/v1/gifs/trending",
-    opt={"permission": "api_gifs_trending"},
+    permission="api_gifs_trending",
     tags=["gifs"],
     summary="Trending GIFs (live)",
 )

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Request, get, post
+from litestar import Request
 from litestar.params import FromPath, FromQuery, QueryParameter
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
 from app.live import LIST_PAGE, cursor_next, live_page, relay
 from app.params import Limit100
 from app.upstream import paths
@@ -34,9 +34,9 @@ FromId = Annotated[
 ]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/notifications",
-    opt={"permission": "api_notifications_list"},
+    permission="api_notifications_list",
     tags=["notifications"],
     summary="Notifications (live)",
 )
@@ -56,9 +56,9 @@ async def list_notifications(
     return live_page(request, payload, following)
 
 
-@post(
+@v1_post(
     "/v1/{account_id:int}/notifications/{type:str}/read",
-    opt={"permission": "api_notifications_mark_read"},
+    permission="api_notifications_mark_read",
     status_code=200,
     tags=["notifications"],
     summary="Mark a notification category read (live)",

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import Parameter
 
 from app.envelope import Envelope
+from app.gate import v1_get
 from app.params import DateWindow, Limit100, Offset, provide_date_window
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
@@ -24,9 +25,9 @@ Marker = Annotated[
 ]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/payouts/chargebacks",
-    opt={"permission": "api_payouts_list_chargebacks"},
+    permission="api_payouts_list_chargebacks",
     dependencies={"window": provide_date_window(), **READER},
     tags=["payouts"],
     summary="Chargebacks (store)",
@@ -40,9 +41,9 @@ async def chargebacks(
     return sourced.envelope(request, snapshot_next(sourced.data, query))
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/payouts/requests",
-    opt={"permission": "api_payouts_list_requests"},
+    permission="api_payouts_list_requests",
     dependencies={"window": provide_date_window(), **READER},
     tags=["payouts"],
     summary="Payout requests (store)",

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Request, get
+from litestar import Request
 from litestar.params import FromQuery, Parameter, QueryParameter
 
 from app.envelope import Envelope
+from app.gate import v1_get
 from app.store import posts
 from app.store.source import READER, StoreReader
 
@@ -19,9 +20,9 @@ Label = Annotated[str | None, Parameter(description="Numeric label id, archived 
 Cursor = Annotated[str | None, Parameter(description="The previous page's tailMarker.")]
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/posts",
-    opt={"permission": "api_posts_list"},
+    permission="api_posts_list",
     dependencies=READER,
     tags=["posts"],
     summary="Posts (store)",

@@ -5,18 +5,18 @@ GET /v1/{account_id}/promotions-trials  (api_promotions_trials_list)
 
 from __future__ import annotations
 
-from litestar import Request, get
+from litestar import Request
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, offset_page, relay
 from app.params import Limit200, Offset
 from app.upstream import paths
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/promotions-trials",
-    opt={"permission": "api_promotions_trials_list"},
+    permission="api_promotions_trials_list",
     tags=["promotions"],
     summary="Promotions and trials (live)",
 )

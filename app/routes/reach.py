@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Request, get
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery, QueryParameter
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, live_page, offset_page, relay
 from app.params import DateWindow, Limit100, Offset, provide_date_window
 from app.upstream import paths
@@ -36,9 +36,9 @@ def top_countries_limit(limit: int) -> int | None:
     return min(limit, TOP_COUNTRIES_CAP) or None
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/reach/profile-visitors",
-    opt={"permission": "api_reach_read_profile_visitors"},
+    permission="api_reach_read_profile_visitors",
     dependencies={"window": provide_date_window()},
     tags=["reach"],
     summary="Profile visitors (live)",
@@ -57,9 +57,9 @@ async def profile_visitors(
     return live_page(request, payload)
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/reach/promotions",
-    opt={"permission": "api_reach_list_promotions"},
+    permission="api_reach_list_promotions",
     dependencies={"window": provide_date_window()},
     tags=["reach"],
     summary="Promotions history (live)",

@@ -5,18 +5,18 @@ GET /v1/{account_id}/schedules/later/chat  (api_schedules_later_chat)
 
 from __future__ import annotations
 
-from litestar import Request, get
+from litestar import Request
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
 from app.params import Limit50
 from app.upstream import paths
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/schedules/later/chat",
-    opt={"permission": "api_schedules_later_chat"},
+    permission="api_schedules_later_chat",
     tags=["schedules"],
     summary="Upcoming scheduled chat items (live)",
 )

@@ -6,18 +6,18 @@ GET /v1/{account_id}/vault/lists             (api_vault_list_lists)
 
 from __future__ import annotations
 
-from litestar import Request, get
+from litestar import Request
 
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream
+from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, live_page, offset_page, relay
 from app.params import Limit100, Offset, Search
 from app.upstream import paths
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/vault/media/processing",
-    opt={"permission": "api_vault_list_processing"},
+    permission="api_vault_list_processing",
     tags=["vault"],
     summary="Vault media in processing (live)",
 )
@@ -29,9 +29,9 @@ async def media_processing(
     return live_page(request, payload)
 
 
-@get(
+@v1_get(
     "/v1/{account_id:int}/vault/lists",
-    opt={"permission": "api_vault_list_lists"},
+    permission="api_vault_list_lists",
     tags=["vault"],
     summary="Vault lists (live)",
 )

@@ -27,7 +27,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.envelope import Envelope
-from app.gate.install import connected_account
+from app.gate.dependencies import connected_account
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
 from app.upstream.client import UpstreamAccount, UpstreamClient

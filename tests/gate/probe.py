@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from litestar import Litestar, Request, get, post
+from litestar import Litestar, Request
 from litestar.params import FromQuery, QueryParameter
 
 from app.asgi import create_app
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream, install_gate
+from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
 from app.live import next_page_url
 from app.params import bad_parameter
 from app.settings import Settings
@@ -24,7 +24,7 @@ from app.upstream import paths
 CALLS: list[str] = []
 
 
-@get("/v1/{account_id:int}/probe", opt={"permission": "api_chats_list"})
+@v1_get("/v1/{account_id:int}/probe", permission="api_chats_list")
 async def probe(
     request: Request,
     account: ConnectedAccount,
@@ -41,25 +41,25 @@ async def probe(
     return Envelope.page({"account": account.account_id}, next_page_url(request, following))
 
 
-@get("/v1/{account_id:int}/probe/upstream", opt={"permission": "api_chats_list"})
+@v1_get("/v1/{account_id:int}/probe/upstream", permission="api_chats_list")
 async def probe_upstream(account: ConnectedAccount, upstream: Upstream) -> Envelope:
     CALLS.append("upstream")
     return Envelope(data=await upstream.get_json(account, paths.VAULT_MEDIA_PROCESSING))
 
 
-@get("/v1/{account_id:int}/probe/boom", opt={"permission": "api_chats_list"})
+@v1_get("/v1/{account_id:int}/probe/boom", permission="api_chats_list")
 async def probe_boom(account: ConnectedAccount) -> Envelope:
     CALLS.append("boom")
     raise RuntimeError("secret internals: password=hunter2 at /srv/app/db.py:12")
 
 
-@post("/v1/{account_id:int}/probe/read", opt={"permission": "api_notifications_mark_read"})
+@v1_post("/v1/{account_id:int}/probe/read", permission="api_notifications_mark_read")
 async def probe_mark_read(account: ConnectedAccount) -> Envelope:
     CALLS.append("read")
     return Envelope(data={"success": True})
 
 
-@get("/v1/probe/global", opt={"permission": "api_gifs_trending"})
+@v1_get("/v1/probe/global", permission="api_gifs_trending")
 async def probe_global() -> dict:
     CALLS.append("global")
     return {"data": {"ok": True}}
@@ -72,5 +72,4 @@ def probe_app(settings: Settings) -> Litestar:
     app = create_app(settings)
     for handler in PROBES:
         app.register(handler)
-    install_gate(app)
     return app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from app.cli import main
@@ -60,16 +61,31 @@ def test_interactive_documentation_page_is_served_without_a_key(api_client):
     assert page.status_code == 200 and "swagger" in page.text.lower()
 
 
-def test_gated_routes_resolve_their_dependencies_one_at_a_time(api_app):
-    """``install_gate`` splits Litestar's dependency levels (no anyio task group per request)."""
-    from litestar.routes import HTTPRoute
+def test_an_undeclared_v1_route_stops_the_app_from_starting(api_settings):
+    """A /v1/ route not declared with v1_get/v1_post would skip the gate's checks: refused."""
+    from litestar import get
+    from litestar.exceptions import ImproperlyConfiguredException
+    from litestar.params import FromPath
 
-    checked = 0
-    for route in api_app.routes:
-        if not isinstance(route, HTTPRoute):
-            continue
-        for handler, kwargs_model in route.route_handler_map.values():
-            if handler.opt.get("permission") is not None:
-                assert all(len(batch) == 1 for batch in kwargs_model.dependency_batches), route.path
-                checked += len(kwargs_model.dependency_batches) > 1
-    assert checked  # the store-served routes have several dependencies
+    from app.asgi import create_app
+    from app.gate import refuse_ungated_routes
+
+    @get("/v1/{account_id:int}/ungated", opt={"permission": "api_chats_list"})
+    async def ungated(account_id: FromPath[int]) -> dict:
+        return {"data": account_id}
+
+    app = create_app(api_settings)
+    assert refuse_ungated_routes in app.on_startup
+    refuse_ungated_routes(app)  # the production routes pass
+    app.register(ungated)
+    with pytest.raises(ImproperlyConfiguredException, match="ungated"):
+        refuse_ungated_routes(app)
+
+
+def test_a_route_naming_an_unknown_permission_is_refused_at_declaration():
+    from litestar.exceptions import ImproperlyConfiguredException
+
+    from app.gate import v1_get
+
+    with pytest.raises(ImproperlyConfiguredException, match="api_nothing"):
+        v1_get("/v1/{account_id:int}/x", permission="api_nothing")

@@ -16,7 +16,8 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.keys import key_digest
-from app.gate.metering import Meter, MeterRequest, run_gate_statement
+from app.gate.batching import Meter
+from app.gate.statement import MeterRequest, run_gate_statement
 from app.permissions import PERMISSIONS
 
 ROUTE = "/v1/{account_id:int}/probe"
@@ -25,7 +26,7 @@ assert ALLOWED in PERMISSIONS
 
 
 def request(key: str, account: int | None = 42, permission: str = ALLOWED) -> MeterRequest:
-    return MeterRequest(key_digest(key), permission, account, "GET", ROUTE)
+    return MeterRequest.of(key_digest(key), permission, account, "GET", ROUTE)
 
 
 @pytest.fixture
@@ -135,14 +136,47 @@ async def test_concurrent_requests_share_statements_and_exactly_the_allowance_pa
     assert (balance, day_used, ledger, debited) == (0, 40, 40, 30)
 
 
-async def test_a_failed_batch_fails_its_requests_and_the_next_batch_runs(pool, make_org, make_key, connect_account):
-    org = make_org()
+async def test_an_account_id_past_bigint_is_an_unknown_account_and_fails_nothing(
+    pool, db, make_org, make_key, connect_account
+):
+    org = make_org(credits=10)
     connect_account(org, 42)
     key = make_key(org)
+
+    results = await _one_statement(pool, [request(key), request(key, 2**64), request(key, -1)])
+
+    assert [r.verdict for r in results] == [None, 404, 404]
+    assert all(r.counted for r in results)
+    ledger = db.execute(
+        "SELECT status, account_id FROM usage_ledger WHERE organization_id = %s ORDER BY id", (org,)
+    ).fetchall()
+    assert ledger == [(None, 42), (404, None), (404, None)]
+
+
+async def test_a_failing_batch_is_retried_request_by_request_so_only_the_culprit_fails(
+    pool, db, make_org, make_key, connect_account
+):
+    one, two = make_org(credits=10), make_org(credits=10)
+    connect_account(one, 42)
+    connect_account(two, 43)
+    a, b = make_key(one), make_key(two)
+    # Built by hand past MeterRequest.of's bounds: the statement itself fails on it.
+    poison = MeterRequest(key_digest(a), ALLOWED, 2**63 + 1, "GET", ROUTE, account_named=True)
     meter = Meter(pool)
     try:
-        with pytest.raises(Exception):
-            await meter(MeterRequest(key_digest(key), ALLOWED, 2**63 + 1, "GET", ROUTE))  # bigint overflow
-        assert (await meter(request(key))).counted
+        results = await asyncio.gather(
+            meter(request(b, 43)), meter(poison), meter(request(a)), return_exceptions=True
+        )
+        assert (await meter(request(b, 43))).counted  # the meter goes on
     finally:
         await meter.close()
+
+    assert isinstance(results[1], Exception)
+    assert results[0].counted and results[2].counted
+    assert results[0].upstream_token == "sandbox-43" and results[2].upstream_token == "sandbox-42"
+    # the failed batch rolled back whole: each survivor is counted exactly once
+    counts = db.execute(
+        "SELECT organization_id, count(*) FROM usage_ledger GROUP BY organization_id ORDER BY 1"
+    ).fetchall()
+    assert counts == [(one, 1), (two, 2)]
+    assert meter.metered == 3

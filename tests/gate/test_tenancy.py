@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from app.asgi import create_app
-from app.errors import literal_values
-from app.gate.install import gated_handlers
+from app.errors import handler_annotations, literal_values
+from app.gate.route import gated_handlers
 from app.settings import Settings
 from tests.fixtures.api import auth
 
@@ -43,8 +43,8 @@ def concrete_path(path: str, handler: Any, account_id: int) -> str:
         name, kind = match.group(1), match.group(2)
         if name == "account_id":
             return str(account_id)
-        parameter = handler.parsed_fn_signature.parameters.get(name)
-        allowed = literal_values(parameter.annotation) if parameter is not None else []
+        annotation = handler_annotations(handler.fn).get(name)
+        allowed = literal_values(annotation) if annotation is not None else []
         return allowed[0] if allowed else ("1" if kind == "int" else "x")
 
     return _PARAM.sub(value, path)

@@ -1,0 +1,40 @@
+"""What the gate gives a route handler by parameter name.
+
+- ``account: ConnectedAccount`` -- the route's ``{account_id}``, already checked by the
+  gate to belong to the caller's organization, with its upstream credential;
+- ``upstream: Upstream`` -- the process's one ``UpstreamClient``.
+
+``v1_get``/``v1_post`` (``app.gate.route``) declare both on every gated route; Litestar
+resolves only those a handler asks for.
+"""
+
+from __future__ import annotations
+
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+
+from app.gate.state import current_gate
+from app.upstream.client import UpstreamAccount, UpstreamClient
+
+ConnectedAccount = NamedDependency[UpstreamAccount]
+Upstream = NamedDependency[UpstreamClient]
+
+
+def connected_account() -> UpstreamAccount:
+    """The request's account, already checked by the gate to be the caller's."""
+    state = current_gate()
+    token = state.result.upstream_token
+    if state.account_id is None or token is None:
+        raise RuntimeError("'account' asked for by a route without an {account_id:int} path parameter")
+    return UpstreamAccount(account_id=state.account_id, token=token)
+
+
+def provide_upstream(state: State) -> UpstreamClient:
+    return state.upstream
+
+
+# Both only read state the gate already holds: called in place (no thread, no coroutine).
+GATE_DEPENDENCIES = {
+    "account": Provide(connected_account, sync_to_thread=False),
+    "upstream": Provide(provide_upstream, sync_to_thread=False),
+}

@@ -1,0 +1,166 @@
+"""Declaring a gated route: ``@v1_get(path, permission=...)`` and ``@v1_post(...)``.
+
+Everything the gate does for a route is named in its declaration, through this module:
+
+- the permission: kept in the handler's ``opt``, where the gate middleware reads it
+  (refusals 401, 429, 403, 404 happen there, before Litestar parses any parameter);
+- the OpenAPI operation: the permission in its description, both security schemes and
+  every error response the gate can give;
+- the dependencies the gate provides (``account: ConnectedAccount``, ``upstream: Upstream``);
+- the post-validation step, ``after_validation``, wrapped around the handler function
+  before Litestar sees it. Litestar calls the handler function only after it has parsed
+  and validated every parameter (400) and a declared body (413), so this is the one place
+  after validation and before the handler body: it enforces the body limit for handlers
+  that never read the body, refuses with 402 when the request's credit did not come off
+  the balance, and puts ``_meta`` into the envelope the handler returns.
+
+Every other option is Litestar's own (``dependencies``, ``tags``, ``summary``, ...).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request, get, post
+from litestar.exceptions import ImproperlyConfiguredException
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.routes import HTTPRoute
+
+from app.envelope import as_envelope
+from app.errors import ApiError
+from app.gate.dependencies import GATE_DEPENDENCIES
+from app.gate.state import PERMISSION_OPT, current_gate
+from app.permissions import PERMISSIONS
+
+GATED_PREFIX = "/v1/"
+SECURITY = [{"BearerAuth": []}, {"ApiKeyAuth": []}]
+_DECLARED = "__relay_gated__"
+
+
+class ErrorBody(msgspec.Struct):
+    """Every error: a message and a stable machine-readable code. Never the envelope."""
+
+    error: str
+    code: str
+
+
+#: The errors every gated route may answer, in the order the gate checks them.
+ERROR_RESPONSES: dict[int, str] = {
+    401: "Missing, invalid or revoked API key. 0 credits.",
+    429: "The organization's minute or day window is full; see Retry-After. 0 credits.",
+    403: "The key's role does not grant this route's permission. 1 credit.",
+    404: "Unknown account for this organization (or an unknown resource). 1 credit.",
+    400: "A query value breaks its rule (type, range, enumeration, exclusion). 1 credit.",
+    413: "The request body is larger than the documented limit. 1 credit.",
+    402: "The organization's credit balance is spent. 1 credit (not debited).",
+    424: "The upstream platform failed or rejected the account's credentials. 1 credit.",
+    500: "Internal error (no details). 1 credit.",
+}
+
+CREDITS_SPENT = "the organization's credit balance is spent; add credits"
+
+
+def after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The handler function with the gate's post-validation step around it.
+
+    ``functools.wraps`` keeps the function's name, module and signature (``__wrapped__``),
+    so Litestar parses the same parameters it would have parsed for ``fn``.
+    """
+    if not inspect.iscoroutinefunction(fn):
+        raise ImproperlyConfiguredException(f"gated handler {fn.__qualname__} must be async")
+
+    @functools.wraps(fn)
+    async def gated(*args: Any, **kwargs: Any) -> Any:
+        state = current_gate()
+        if state.has_body:
+            # Request.body() raises 413 past the app's request_max_body_size (announced or
+            # streamed) and caches the bytes in the scope for a handler that reads them.
+            await Request(state.scope, state.receive).body()
+        result = state.result
+        if not result.debited:
+            raise ApiError(402, CREDITS_SPENT, "credits_exhausted")
+        envelope = as_envelope(await fn(*args, **kwargs))
+        cache, envelope.cache = envelope.cache, None  # a store-served route says where its data came from
+        envelope.meta = result.meta(cache)
+        return envelope
+
+    setattr(gated, _DECLARED, True)
+    return gated
+
+
+def error_responses(method: str) -> dict[int, ResponseSpec]:
+    return {
+        status: ResponseSpec(data_container=ErrorBody, description=text)
+        for status, text in ERROR_RESPONSES.items()
+        if status != 413 or method in {"POST", "PUT", "PATCH"}
+    }
+
+
+def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permission: str, options: dict[str, Any]):
+    if not path.startswith(GATED_PREFIX):
+        raise ImproperlyConfiguredException(f"gated route {path} must live under {GATED_PREFIX}")
+    if permission not in PERMISSIONS:
+        raise ImproperlyConfiguredException(f"route {path} names unknown permission {permission!r}")
+    responses: Mapping[int, ResponseSpec] = options.pop("responses", None) or {}
+    dependencies = {**GATE_DEPENDENCIES, **(options.pop("dependencies", None) or {})}
+    opt = {**(options.pop("opt", None) or {}), PERMISSION_OPT: permission}
+    given_description = options.pop("description", None)
+
+    def declare(fn: Callable[..., Any]) -> HTTPRouteHandler:
+        description = given_description or inspect.getdoc(fn) or ""
+        return decorator(
+            path,
+            opt=opt,
+            dependencies=dependencies,
+            security=SECURITY,
+            responses={**error_responses(method), **responses},
+            description=f"{description}\n\nPermission: `{permission}`.".strip(),
+            **options,
+        )(after_validation(fn))
+
+    return declare
+
+
+def v1_get(path: str, *, permission: str, **options: Any) -> Callable[[Callable[..., Any]], HTTPRouteHandler]:
+    """A GET route behind the gate, needing ``permission`` (a name from ``app.permissions``)."""
+    return _declare(get, "GET", path, permission, options)
+
+
+def v1_post(path: str, *, permission: str, **options: Any) -> Callable[[Callable[..., Any]], HTTPRouteHandler]:
+    """A POST route behind the gate, needing ``permission``."""
+    return _declare(post, "POST", path, permission, options)
+
+
+# --- the app-wide check --------------------------------------------------------------------
+
+
+def gated_handlers(app: Litestar) -> list[tuple[str, HTTPRouteHandler]]:
+    """(path, handler) of every gated route handler of the app."""
+    return [
+        (route.path, handler)
+        for route in app.routes
+        if isinstance(route, HTTPRoute)
+        for handler in route.route_handlers
+        if handler.opt.get(PERMISSION_OPT) is not None
+    ]
+
+
+def refuse_ungated_routes(app: Litestar) -> None:
+    """Every route under ``/v1/`` is declared with ``v1_get``/``v1_post``, or the app does
+    not start: a route cannot end up outside the gate by forgetting it. (Litestar answers
+    OPTIONS on every path itself: no data, no key needed.)"""
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path.startswith(GATED_PREFIX):
+            continue
+        for handler in route.route_handlers:
+            if handler.http_methods == {"OPTIONS"}:
+                continue
+            if handler.opt.get(PERMISSION_OPT) is None or not getattr(handler.fn, _DECLARED, False):
+                raise ImproperlyConfiguredException(
+                    f"route {route.path} is not declared with v1_get/v1_post (app.gate.route)"
+                )
