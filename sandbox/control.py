@@ -157,8 +157,22 @@ def read_stats(sandbox: object) -> dict:
 
 @post("/_sandbox/stats/reset", sync_to_thread=False, status_code=200)
 def reset_stats(sandbox: object) -> dict:
+    """Clears the generation counters and the request counters."""
     sandbox.stats.clear()
+    sandbox.requests.clear()
     return {}
+
+
+@get("/_sandbox/requests", sync_to_thread=False)
+def read_requests(sandbox: object) -> dict:
+    """Upstream requests of all accounts by resource, and those answered 429."""
+    return sandbox.requests.totals()
+
+
+@get("/_sandbox/requests/{account_id:int}", sync_to_thread=False)
+def read_account_requests(sandbox: object, account_id: int) -> dict:
+    """One account's upstream requests by resource, and those answered 429."""
+    return {"account_id": account_id, **sandbox.requests.of_account(account_id)}
 
 
 @post("/_sandbox/reset", sync_to_thread=False, status_code=200)
@@ -177,7 +191,7 @@ def reset(sandbox: object, request: Request, data: dict | None = None) -> dict:
 ROUTES = [
     health, read_clock, set_clock, advance_clock, read_faults, add_fault, set_fault_rates,
     set_rate_limit, read_account, configure_account, set_credentials, truth, read_stats,
-    reset_stats, reset,
+    reset_stats, read_requests, read_account_requests, reset,
 ]
 
 # Truth functions of the core resources are contributed by their resource modules.

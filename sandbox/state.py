@@ -16,6 +16,7 @@ from sandbox.core.accounts import AccountProfile, AccountRegistry
 from sandbox.core.clock import SandboxClock
 from sandbox.core.faults import FaultController
 from sandbox.core.ratelimit import RateLimiter
+from sandbox.core.requests import RequestCounters
 from sandbox.core.timefmt import DAY
 
 
@@ -31,6 +32,8 @@ class SandboxState:
         self.limiter = RateLimiter(config.rate_limit_rps, config.rate_limit_burst)
         # Instrumentation: rows and keys generated per resource (see GET /_sandbox/stats).
         self.stats: Counter[str] = Counter()
+        # Upstream requests per account and resource (GET /_sandbox/requests[/{id}]).
+        self.requests = RequestCounters()
         self.scratch: dict = {}
         self.reset_hooks: list[Callable[[], None]] = []
         self._worlds: dict[int, object] = {}
@@ -71,3 +74,4 @@ class SandboxState:
         if clock:
             self.clock.reset()
         self.stats.clear()
+        self.requests.clear()

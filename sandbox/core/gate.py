@@ -12,6 +12,8 @@ import re
 
 import msgspec
 
+from sandbox.core.requests import resource_of
+
 _ACCOUNT_PATH = re.compile(r"^/api/accounts/(\d+)(?:/|$)")
 
 
@@ -41,6 +43,8 @@ class Gate:
         state = self.state
         state.stats["requests"] += 1
         account_id = account_of(path)
+        resource = resource_of(path)
+        state.requests.count(account_id, resource)
         truncate = False
         for fault in state.faults.draw(account_id, path):
             state.stats[f"faults.{fault.kind}"] += 1
@@ -50,6 +54,7 @@ class Gate:
                 await send_error(send, fault.status, "injected upstream fault")
                 return
             elif fault.kind == "rate_limit":
+                state.requests.refused(account_id, resource)
                 await send_error(send, 429, "rate limit exceeded", {"Retry-After": str(fault.retry_after)})
                 return
             elif fault.kind == "truncate":
@@ -61,6 +66,7 @@ class Gate:
             return
         retry_after = state.limiter.check(account_id)
         if retry_after is not None:
+            state.requests.refused(account_id, resource)
             await send_error(send, 429, "rate limit exceeded", {"Retry-After": str(retry_after)})
             return
         await self.app(scope, receive, _truncating(send) if truncate else send)
