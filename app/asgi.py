@@ -57,6 +57,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # Do not wait for the database: the API starts and /health reports 503 until it answers.
         await pool.open(wait=False)
         app.state.pool = pool
+        # Store reads (coverage and rows, both from the same server) may go to a replica.
+        read_pool = pool
+        if settings.database_read_url:
+            read_pool = create_pool(settings.database_read_url, settings, name="api-read")
+            await read_pool.open(wait=False)
+        app.state.read_pool = read_pool
         app.state.meter = Meter(pool)
         app.state.ledger_statuses = StatusRecorder(pool)
         app.state.ledger_statuses.start()
@@ -67,6 +73,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             await app.state.meter.close()
             await app.state.ledger_statuses.close()
+            if read_pool is not pool:
+                await read_pool.close()
             await pool.close()
 
     app = Litestar(

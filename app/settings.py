@@ -82,6 +82,12 @@ class Settings:
         "PostgreSQL is started with its data under RELAY_DATA_DIR.",
         _optional_str,
     )
+    database_read_url: str | None = _setting(
+        None,
+        "PostgreSQL URL the API's store reads go to (a streaming read replica); the gate, "
+        "write-backs and the workers use RELAY_DATABASE_URL. Unset: store reads use it too.",
+        _optional_str,
+    )
     data_dir: Path = _setting(
         Path(".relay"), "Local state directory (embedded PostgreSQL data, demo files).", Path
     )
@@ -251,10 +257,10 @@ class Settings:
             raise SettingsError("invalid settings: " + "; ".join(problems))
 
     def _problems(self):
-        if self.database_url is not None:
-            scheme = urlsplit(self.database_url).scheme
-            if scheme not in {"postgresql", "postgres", "postgresql+psycopg"}:
-                yield f"{env_name('database_url')} must be a postgresql:// URL"
+        for url_field in ("database_url", "database_read_url"):
+            url = getattr(self, url_field)
+            if url is not None and urlsplit(url).scheme not in {"postgresql", "postgres", "postgresql+psycopg"}:
+                yield f"{env_name(url_field)} must be a postgresql:// URL"
         for port_field in ("api_port", "sandbox_port"):
             if not 0 < getattr(self, port_field) < 65536:
                 yield f"{env_name(port_field)} must be between 1 and 65535"

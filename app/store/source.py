@@ -157,6 +157,9 @@ class Reader:
     upstream: UpstreamClient
     account: UpstreamAccount
     fresh: bool = False
+    # Where coverage and rows are read (RELAY_DATABASE_READ_URL, a replica); ``pool`` (the
+    # primary) takes the write-backs. None: the primary for both.
+    read_pool: AsyncConnectionPool | None = None
     # Looked up per request through the module, so tests can pin the clock.
     now: datetime = field(default_factory=lambda: date_params.utc_now())
 
@@ -195,12 +198,14 @@ class Reader:
         """The answer for [start, end]: from the store when every resource it reads covers
         the window (and ``fresh`` is not set), else live -- and then written back.
 
-        ``from_store`` runs right after the coverage was read, outside a transaction. A sync
-        committing in between only adds rows and widens the coverage, so the answer is never
-        less complete than the coverage that was read.
+        ``from_store`` runs right after the coverage was read, outside a transaction, on the
+        same connection (the same server: the primary, or the read replica when one is
+        configured). A sync commits rows and the coverage that includes them together, and
+        a server (a replica replays commits in the primary's order) only ever shows more
+        of them later, so the answer is never less complete than the coverage that was read.
         """
         if not self.fresh:
-            async with self.pool.connection() as conn:
+            async with (self.read_pool or self.pool).connection() as conn:
                 # Autocommit: two statements, two round trips -- no BEGIN, no COMMIT, no
                 # rollback when the pool takes the connection back (the hot path's cost).
                 await conn.set_autocommit(True)
@@ -245,7 +250,13 @@ async def provide_reader(
     an anyio task group when there are several, and that costs more per request than the
     whole store query (see docs/benchmarks.md, "Store-served earnings").
     """
-    return Reader(pool=state.pool, upstream=state.upstream, account=connected_account(), fresh=fresh)
+    return Reader(
+        pool=state.pool,
+        upstream=state.upstream,
+        account=connected_account(),
+        fresh=fresh,
+        read_pool=state.get("read_pool"),
+    )
 
 
 READER = {"reader": Provide(provide_reader)}
