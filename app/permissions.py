@@ -28,6 +28,9 @@ PERMISSIONS: dict[str, str] = {
     "api_notifications_list": "GET /v1/{account_id}/notifications",
     "api_notifications_mark_read": "POST /v1/{account_id}/notifications/{type}/read",
     "api_gifs_trending": "GET /v1/gifs/trending",
+    # Not in the upstream spec: our own events feed and exports (docs/events.md, docs/data.md).
+    "api_events_list": "GET /v1/events",
+    "api_exports_read": "GET /v1/{account_id}/exports/{resource}",
 }
 
 _ANALYTICS = {
@@ -43,6 +46,7 @@ _ANALYTICS = {
     "api_promotions_trials_list",
     "api_payouts_list_chargebacks",
     "api_payouts_list_requests",
+    "api_exports_read",
 }
 
 _MESSAGING = {

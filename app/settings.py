@@ -225,6 +225,25 @@ class Settings:
         10.0, "Upstream requests per second one process spends on backfill (0: unpaced).", float
     )
 
+    # --- events, webhooks, exports (docs/events.md) -------------------------------
+    events_retention_days: int = _setting(
+        30, "Days an event stays in the outbox (the feed and redelivery reach this far back).", int
+    )
+    webhook_log_retention_days: int = _setting(7, "Days the webhook delivery log is kept.", int)
+    webhook_retry_hours: float = _setting(
+        24.0, "How long an endpoint's failing event is retried (exponential backoff with jitter) "
+        "before the endpoint is disabled.", float,
+    )
+    webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout (seconds).", float)
+    webhook_timeout: float = _setting(10.0, "Webhook delivery total time per attempt (seconds).", float)
+    webhook_concurrency: int = _setting(
+        8, "Endpoints one worker process delivers to at once (each in order, independently).", int
+    )
+    webhook_poll_seconds: float = _setting(1.0, "How often an idle dispatcher looks for due deliveries.", float)
+    export_batch_rows: int = _setting(
+        10000, "Rows an export reads per fetch (and per Parquet row group); bounds its memory.", int
+    )
+
     # --- logging -------------------------------------------------------------------
     log_level: str = _setting("INFO", "Log level (DEBUG, INFO, WARNING, ERROR).", str)
     log_json: bool = _setting(True, "Structured JSON logs (false: human-readable lines).", _bool)
@@ -297,6 +316,11 @@ class Settings:
         for name in ("sync_lease_seconds", "sync_page_size", "sync_prefetch_pages",
                      "sync_tick_seconds", "sync_poll_seconds", "sync_worker_concurrency",
                      "sync_backfill_slice_seconds", "sync_retry_max_seconds"):
+            if getattr(self, name) <= 0:
+                yield f"{env_name(name)} must be greater than 0"
+        for name in ("events_retention_days", "webhook_log_retention_days", "webhook_retry_hours",
+                     "webhook_connect_timeout", "webhook_timeout", "webhook_concurrency",
+                     "webhook_poll_seconds", "export_batch_rows"):
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
         if self.backfill_requests_per_second < 0:

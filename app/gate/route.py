@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, get, post
+from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import ImproperlyConfiguredException
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
@@ -84,7 +84,10 @@ def after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
         result = state.result
         if not result.debited:
             raise ApiError(402, CREDITS_SPENT, "credits_exhausted")
-        envelope = as_envelope(await fn(*args, **kwargs))
+        answer = await fn(*args, **kwargs)
+        if isinstance(answer, Response):
+            return answer  # a streamed export: a file, not an envelope
+        envelope = as_envelope(answer)
         cache, envelope.cache = envelope.cache, None  # a store-served route says where its data came from
         envelope.meta = result.meta(cache)
         return envelope

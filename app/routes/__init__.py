@@ -25,6 +25,9 @@ ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.payouts",
     "app.routes.posts",
     "app.routes.campaigns",
+    # our own: the change events feed and exports (docs/events.md, docs/data.md)
+    "app.routes.events",
+    "app.routes.exports",
 )
 
 

@@ -1,0 +1,75 @@
+"""Event types, the JSON form of an event (feed item and webhook body), and the feed cursor.
+
+The feed's order is (tx, id): the writing transaction's id, then the event's. A cursor
+names the last event a consumer has, as ``"<tx>.<id>"``; ``"0.0"`` is the beginning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+#: Every event type, with what writes it (migration 0006's triggers).
+EVENT_TYPES: dict[str, str] = {
+    "earnings.created": "a new earnings transaction stored by the sync",
+    "earnings.updated": "an earnings row's status or amounts changed",
+    "chargebacks.created": "a new chargeback stored",
+    "payout_requests.created": "a new payout request stored",
+    "payout_requests.updated": "a payout request's state changed",
+    "posts.created": "a new post stored",
+    "account.credentials_rejected": "the upstream refused the account's credential",
+    "sync.backfill_completed": "the account's first whole-history backfill finished",
+}
+
+_CURSOR = re.compile(r"^([0-9]{1,19})\.([0-9]{1,19})$")
+_MAX = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Cursor:
+    tx: int = 0
+    id: int = 0
+
+    @classmethod
+    def parse(cls, raw: str | None) -> Cursor | None:
+        """The cursor in ``raw``, or None when it is not one."""
+        if raw is None:
+            return cls()
+        match = _CURSOR.match(raw)
+        if match is None:
+            return None
+        tx, id_ = int(match[1]), int(match[2])
+        if tx > _MAX or id_ > _MAX:
+            return None
+        return cls(tx, id_)
+
+    def __str__(self) -> str:
+        return f"{self.tx}.{self.id}"
+
+
+def parse_types(raw: str | None) -> list[str] | None:
+    """``"earnings.created,posts.created"`` as a list; None for all. Raises ValueError
+    naming the first unknown type."""
+    if raw is None or not raw.strip():
+        return None
+    types = [t.strip() for t in raw.split(",") if t.strip()]
+    for name in types:
+        if name not in EVENT_TYPES:
+            raise ValueError(f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}")
+    return types
+
+
+def event_json(row: dict[str, Any]) -> dict[str, Any]:
+    """An events row (dict_row) as the feed and the webhooks send it."""
+    occurred: datetime = row["occurred_at"]
+    return {
+        "id": f"evt_{row['event_id'].hex}",
+        "type": row["type"],
+        "organization_id": row["organization_id"],
+        "account_id": row["account_id"],
+        "occurred_at": occurred.astimezone(UTC).isoformat(),
+        "cursor": str(Cursor(row["tx"], row["id"])),
+        "data": row["payload"],
+    }

@@ -1,0 +1,67 @@
+"""Exports of the stored rows of one resource, streamed (docs/data.md, "Exports").
+
+GET /v1/{account_id}/exports/{resource}  (api_exports_read)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from litestar import Request
+from litestar.params import FromPath, FromQuery, Parameter
+from litestar.response import Stream
+
+from app.errors import ApiError
+from app.exports.columns import RESOURCES
+from app.exports.formats import FORMATS
+from app.exports.run import OutsideCoverage, checked_window, encoded
+from app.gate import ConnectedAccount, v1_get
+from app.params import TIMESTAMP_RULE, bad_parameter, parse_timestamp
+
+DateParam = Annotated[
+    str | None,
+    Parameter(max_length=40, description=f"{TIMESTAMP_RULE}. Default: the stored coverage's bound."),
+]
+
+
+@v1_get(
+    "/v1/{account_id:int}/exports/{resource:str}",
+    permission="api_exports_read",
+    tags=["exports"],
+    summary="Export stored rows (CSV or Parquet)",
+)
+async def export_rows(
+    request: Request,
+    account: ConnectedAccount,
+    resource: FromPath[str],
+    format: FromQuery[Literal["csv", "parquet"]] = "csv",  # noqa: A002 - the parameter's name in the URL
+    start_date: DateParam = None,
+    end_date: DateParam = None,
+) -> Stream:
+    """Every stored row of the window, oldest first; the window must lie inside the stored
+    coverage (409 names it). Columns and types: docs/data.md."""
+    if resource not in RESOURCES:
+        raise bad_parameter("resource", f"must be one of {', '.join(RESOURCES)}", source="path")
+    start = parse_timestamp("start_date", start_date) if start_date else None
+    end = parse_timestamp("end_date", end_date, end=True) if end_date else None
+    if start is not None and end is not None and end < start:
+        raise bad_parameter("end_date", "must not be before start_date")
+    pool = request.app.state.pool
+    async with pool.connection() as conn:
+        try:
+            lower, upper = await checked_window(conn, account.account_id, resource, start, end)
+        except OutsideCoverage as exc:
+            raise ApiError(409, str(exc), "outside_coverage") from None
+    batch = request.app.state.settings.export_batch_rows
+
+    async def body():
+        async with pool.connection() as conn:
+            async for chunk in encoded(conn, account.account_id, resource, format, lower, upper, batch=batch):
+                if chunk:
+                    yield chunk
+
+    name = f"{resource}-{account.account_id}.{format}"
+    return Stream(body(), media_type=FORMATS[format], headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+ROUTES = [export_rows]
