@@ -22,11 +22,16 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest
 
-# Benchmarks are run by hand on an otherwise idle machine; they need wrk (apt-get install wrk).
-bench: $(STAMP)
-	$(BIN)/python bench/sync_backfill.py
-	$(BIN)/python bench/gate_bench.py
-	$(BIN)/python bench/store_bench.py
+# Every benchmark case, one table, appended to docs/benchmarks.md (run on an otherwise idle
+# machine). BENCH_QUICK=1: small and short; BENCH_CASES=a,b: some cases. Installs wrk when root.
+BENCH_STAMP := $(VENV)/.bench-stamp
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bench.run
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,38 +1,33 @@
-"""What every benchmark shares: a scratch database and a description of the machine."""
+"""What every benchmark shares: the PostgreSQL server and scratch databases on it."""
 
 from __future__ import annotations
 
 import os
-import platform
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from app.db.migrate import upgrade
+from alembic import command
+
+from app.db.migrate import alembic_config
 from tests.fixtures.database import postgres_server, scratch_database
 
 
 @contextmanager
-def bench_database(server_url: str | None = None) -> Iterator[str]:
-    """A fresh database migrated to head, dropped afterwards.
-
-    On ``server_url``, else ``BENCH_DATABASE_URL`` / ``TEST_DATABASE_URL``, else an embedded
-    PostgreSQL in a temporary directory.
-    """
-    configured = server_url or os.environ.get("BENCH_DATABASE_URL")
+def bench_server() -> Iterator[str]:
+    """The server benchmarks make their databases on: ``BENCH_DATABASE_URL``, else
+    ``TEST_DATABASE_URL``, else ``RELAY_DATABASE_URL``, else an embedded PostgreSQL in a
+    temporary directory (stopped and removed afterwards)."""
+    configured = next((os.environ[n] for n in ("BENCH_DATABASE_URL", "TEST_DATABASE_URL", "RELAY_DATABASE_URL")
+                       if os.environ.get(n)), None)
     with postgres_server(configured, prefix="relay-bench-pg-") as server:
-        with scratch_database(server, "relay_bench") as url:
-            upgrade(url)
-            yield url
+        yield server
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
+@contextmanager
+def bench_database(server_url: str) -> Iterator[str]:
+    """A fresh database on the server, migrated to head (quietly), dropped afterwards."""
+    with scratch_database(server_url, "relay_bench") as url:
+        config = alembic_config(url)
+        config.attributes["configure_logger"] = False  # the run prints its table, not migration logs
+        command.upgrade(config, "head")
+        yield url

@@ -1,0 +1,92 @@
+"""Case d: ``relay sync backfill`` of one account's earnings against a raw COPY-and-merge.
+
+Each round runs in a fresh database: the backfill as a real process over HTTP from the
+sandbox (unpaced, 1000-row pages; wall time and the process's own peak RSS), the store
+checked against the sandbox's ground truth, then the same rows -- read back from the store,
+prepared as pages before the clock starts -- COPYed and merged into another account with
+the sync's own page writer (``sync.writers.PageWriter``: staging COPY + merge statement,
+without the engine's bookkeeping), one transaction per page. That is the database's share
+of the work alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import msgspec
+import psycopg
+from psycopg import AsyncConnection
+
+from bench.common import bench_database
+from bench.config import BenchConfig
+from bench.dataset import UNPACED
+from bench.report import Rounds, Row, Target, ratios
+from bench.stack import Stack, provision
+from sync.resources import EARNINGS
+from sync.writers import PageWriter
+from tests.sync.helpers import sandbox_truth, store_truth
+
+BACKFILL_ACCOUNT = 910_002
+RAW_ACCOUNT = 910_003
+PAGE = 1000
+
+Page = tuple[dict, list[msgspec.Raw]]
+
+
+def stored_rows(database_url: str) -> tuple[int, dict]:
+    """(coverage end, count and checksum of the backfilled rows up to it)."""
+    with psycopg.connect(database_url) as conn:
+        (end,) = conn.execute("SELECT extract(epoch FROM coverage_end)::bigint FROM sync_state "
+                              "WHERE account_id = %s AND resource = 'earnings'", (BACKFILL_ACCOUNT,)).fetchone()
+        return end, store_truth(conn, BACKFILL_ACCOUNT, "earnings", 0, end)
+
+
+def raw_pages(database_url: str) -> list[Page]:
+    """The stored payloads per partition in pages, as the sync received them (untimed)."""
+    pages = []
+    with psycopg.connect(database_url) as conn:
+        for part in EARNINGS.partitions:
+            rows = conn.execute(
+                "SELECT payload::text FROM earnings WHERE account_id = %s AND type = %s "
+                "AND tips_source IS NOT DISTINCT FROM %s ORDER BY created_at DESC, id DESC",
+                (BACKFILL_ACCOUNT, part.constants["type"], part.constants["tips_source"])).fetchall()
+            payloads = [msgspec.Raw(r[0].encode()) for r in rows]
+            pages += [(dict(part.constants), payloads[i:i + PAGE]) for i in range(0, len(payloads), PAGE)]
+    return pages
+
+
+async def raw_merge(database_url: str, pages: list[Page]) -> float:
+    writer = PageWriter(EARNINGS)
+    async with await AsyncConnection.connect(database_url, autocommit=True) as conn:
+        await writer.prepare(conn)
+        started = time.perf_counter()
+        for constants, rows in pages:
+            async with conn.transaction():
+                await writer.write_page(conn, rows, account_id=RAW_ACCOUNT, run_id=None, constants=constants)
+        return time.perf_counter() - started
+
+
+def case_d(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
+    stack.sandbox.configure_account(BACKFILL_ACCOUNT, earnings=config.backfill_rows, history_days=365)
+    synced, raw, peak_mb, counts = [], [], [], []
+    for round_ in range(config.rounds):
+        with bench_database(server) as url:
+            provision(url, "bench-backfill", BACKFILL_ACCOUNT, RAW_ACCOUNT)
+            seconds, peak_kb = stack.with_database(url).sync(
+                f"backfill-{round_}", "backfill", "--account", str(BACKFILL_ACCOUNT), "--resource", "earnings",
+                "--no-progress", **UNPACED)
+            end, stored = stored_rows(url)
+            truth = sandbox_truth(stack.sandbox, BACKFILL_ACCOUNT, "earnings", 0, end)
+            if stored != truth:
+                raise RuntimeError(f"backfilled store {stored} differs from the sandbox's truth {truth}")
+            raw_seconds = asyncio.run(raw_merge(url, raw_pages(url)))
+        synced.append(stored["count"] / seconds)
+        raw.append(stored["count"] / raw_seconds)
+        peak_mb.append(peak_kb / 1024)
+        counts.append(stored["count"])
+    rows = f"{min(counts):,} rows, store == sandbox truth"
+    return [Row("d", "relay sync backfill (process wall time)", Rounds.of(synced), "rows/s", note=rows),
+            Row("d", "raw COPY-and-merge of the same rows", Rounds.of(raw), "rows/s"),
+            Row("d", "backfill / raw merge", ratios(synced, raw), target=Target(">=", 0.5)),
+            Row("d", "backfill process peak RSS", Rounds.of(peak_mb), "MB", target=Target("<", 300))]

@@ -1,0 +1,60 @@
+"""What one ``make bench`` run does: cases, rounds, durations and sizes, read from the environment.
+
+``BENCH_QUICK=1`` shrinks everything for development (rows, rounds, run length);
+``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+CASES = {
+    "a": "serving: store page vs the minimal app",
+    "b": "the gate's cost",
+    "c": "live relay with 150 ms upstream latency",
+    "d": "sync backfill vs raw COPY-and-merge",
+    "e": "page 10,000 vs page 1",
+    "f": "two-year earnings chart",
+    "g": "freshness",
+}
+#: Cases that read the serving data set (one account synced from the sandbox).
+SERVING_CASES = frozenset("abcef")
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    quick: bool
+    cases: tuple[str, ...]
+    rounds: int
+    seconds: int  # length of one wrk run
+    earnings_rows: int  # the serving account's earnings history
+    deep_page: int  # the deep page of case e (pages of 10 rows)
+    backfill_rows: int  # case d
+    connections: tuple[int, ...] = (1, 8, 32, 128)
+    processes: tuple[int, ...] = (1, 2)
+    freshness_timeout: float = 420.0
+
+    @property
+    def paged_rows(self) -> int:
+        """Chargebacks and posts in the serving account: enough rows for the deep page, and a
+        quarter more (the posts feed leaves archived posts out)."""
+        return self.deep_page * 10 * 5 // 4
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> BenchConfig:
+        quick = env.get("BENCH_QUICK", "") not in ("", "0", "false")
+        wanted = tuple(sorted({c.strip().lower() for c in env.get("BENCH_CASES", "").split(",") if c.strip()}))
+        unknown = [c for c in wanted if c not in CASES]
+        if unknown:
+            raise ValueError(f"BENCH_CASES: unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+        if quick:
+            sizes = dict(rounds=3, seconds=2, earnings_rows=50_000, deep_page=500, backfill_rows=50_000)
+        else:
+            sizes = dict(rounds=3, seconds=5, earnings_rows=1_000_000, deep_page=10_000, backfill_rows=1_000_000)
+        sizes["rounds"] = int(env.get("BENCH_ROUNDS", sizes["rounds"]))
+        sizes["seconds"] = int(env.get("BENCH_SECONDS", sizes["seconds"]))
+        if sizes["rounds"] < 1 or sizes["seconds"] < 1:
+            raise ValueError("BENCH_ROUNDS and BENCH_SECONDS must be at least 1")
+        timeout = float(env.get("BENCH_FRESHNESS_TIMEOUT", 420))
+        return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, **sizes)

@@ -1,0 +1,135 @@
+"""Processes the benchmark starts: each in a process group of its own, all stopped at the end.
+
+A server that forks workers (``relay serve --workers 2``, ``uvicorn --workers 2``) keeps its
+children in its group, so stopping the group leaves nothing behind. :class:`Processes` is a
+context manager: leaving it -- normally, on an error or on Ctrl-C -- stops every group it
+started (SIGTERM, then SIGKILL after a grace period).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import httpx
+
+GRACE_SECONDS = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def relay_command(*args: str) -> list[str]:
+    """``relay ARGS`` as a user runs it: the venv's console script (``python -m app.cli`` without it)."""
+    script = Path(sys.executable).with_name("relay")
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "app.cli", *args]
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            process.wait(timeout=GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    try:  # the leader may be gone while forked children linger
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+class Processes:
+    """Start and stop the benchmark's processes; their output goes to ``logs/<name>.log``."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self._running: list[tuple[str, subprocess.Popen]] = []
+
+    def start(self, name: str, argv: Sequence[str], env: Mapping[str, str], *, ready: str | None = None,
+              timeout: float = 90.0) -> subprocess.Popen:
+        """Start ``argv``; with ``ready`` (a URL) wait until it answers below 500."""
+        self.logs.mkdir(parents=True, exist_ok=True)
+        log = (self.logs / f"{name}.log").open("ab")
+        process = subprocess.Popen(list(argv), env=dict(env), stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        self._running.append((name, process))
+        if ready:
+            self.wait_ready(name, process, ready, timeout)
+        return process
+
+    def wait_ready(self, name: str, process: subprocess.Popen, url: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"{name} exited with {process.returncode} while starting; {self.tail(name)}")
+            try:
+                if httpx.get(url, timeout=2).status_code < 500:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"{name} did not answer {url} within {timeout:.0f} s; {self.tail(name)}")
+
+    def tail(self, name: str, lines: int = 15) -> str:
+        path = self.logs / f"{name}.log"
+        text = path.read_text(errors="replace").splitlines()[-lines:] if path.exists() else []
+        return f"last lines of {path}:\n" + "\n".join(text)
+
+    def stop(self, process: subprocess.Popen) -> None:
+        _stop_group(process)
+        self._running = [(n, p) for n, p in self._running if p is not process]
+
+    def stop_all(self) -> None:
+        """Stop every process still running, the newest first."""
+        while self._running:
+            _, process = self._running.pop()
+            _stop_group(process)
+
+    def __enter__(self) -> Processes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop_all()
+
+
+def run_to_end(argv: Sequence[str], env: Mapping[str, str], log: Path, timeout: float) -> tuple[float, int]:
+    """Run a command in its own group to the end: (wall seconds, its peak RSS in kB).
+
+    The group is killed if this is interrupted or the command runs past ``timeout``.
+    """
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as out:
+        started = time.perf_counter()
+        process = subprocess.Popen(list(argv), env=dict(env), stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                elapsed = time.perf_counter() - started
+                process.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{argv[1:3]} ran past {timeout:.0f} s; see {log}")
+            time.sleep(0.05)
+    finally:
+        if process.returncode is None:
+            _stop_group(process)
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited with {process.returncode}; see {log}")
+    return elapsed, usage.ru_maxrss

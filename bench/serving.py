@@ -1,0 +1,187 @@
+"""Cases that read the serving data set over HTTP: a (store vs minimal app), b (gate cost),
+c (live relay), e (deep pages), f (chart).
+
+Every comparison alternates its sides round by round inside one run, so drifting machine
+load hits both alike, and ratios are taken pair by pair (round i against round i).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import httpx
+
+from bench.config import BenchConfig
+from bench.dataset import Serving
+from bench.report import Rounds, Row, Target, costs, percent, ratios
+from bench.stack import Stack, get_json
+from bench.wrk import WrkResult, run_wrk
+
+UPSTREAM_LATENCY_MS = 150
+
+
+@dataclass(frozen=True)
+class Load:
+    """One side of a comparison: a URL, its key, and whether wrk appends random markers."""
+
+    url: str
+    key: str | None = None
+    random_markers: bool = False
+
+
+def measure(loads: Mapping[str, Load], data: Serving, config: BenchConfig, connections: int
+            ) -> dict[str, list[WrkResult]]:
+    """``config.rounds`` alternating wrk runs of every load (after a short warm-up of each)."""
+    markers = lambda load: data.markers if load.random_markers else None  # noqa: E731
+    for load in loads.values():
+        run_wrk(load.url, connections=connections, seconds=1, key=load.key, markers=markers(load))
+    results: dict[str, list[WrkResult]] = {name: [] for name in loads}
+    for _ in range(config.rounds):
+        for name, load in loads.items():
+            results[name].append(run_wrk(load.url, connections=connections, seconds=config.seconds,
+                                         key=load.key, markers=markers(load)))
+    return results
+
+
+def rps(results: list[WrkResult]) -> list[float]:
+    return [r.rps for r in results]
+
+
+def p50(results: list[WrkResult]) -> list[float]:
+    return [r.p50_ms for r in results]
+
+
+def throughput_row(case: str, measure_: str, results: list[WrkResult]) -> Row:
+    """req/s over the rounds, with the median p50 and p99 latencies alongside."""
+    latency = f"p50 {Rounds.of(p50(results)).median:.1f} ms, p99 {Rounds.of(r.p99_ms for r in results).median:.1f} ms"
+    return Row(case, measure_, Rounds.of(rps(results)), "req/s", note=latency)
+
+
+def expect_source(url: str, key: str, source: str) -> None:
+    """Fail early when a page is not answered as the case means to measure it."""
+    meta = get_json(url, key)["_meta"]["_cache"]
+    if meta["source"] != source:
+        raise RuntimeError(f"{url} answered from {meta['source']}, not {source}")
+
+
+def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
+    """The store-served earnings page vs the separate minimal app, random markers."""
+    results: dict[tuple[int, int], dict[str, list[WrkResult]]] = {}
+    for workers in config.processes:
+        data.refresh(stack)
+        api = stack.serve(workers)
+        minimal = stack.uvicorn("bench.minimal_app:app", workers, "minimal",
+                                BENCH_MINIMAL_DATABASE_URL=stack.database_url)
+        expect_source(f"{api}/v1/{data.account}/earnings?marker={data.markers[1]}", data.key, "store")
+        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, True),
+                 "minimal": Load(f"{minimal}/earnings/{data.account}?marker=", None, True)}
+        for connections in config.connections:
+            results[workers, connections] = measure(loads, data, config, connections)
+        stack.procs.stop_all()
+    rows = []
+    for (workers, connections), r in results.items():
+        label = f"{workers} process{'es' if workers > 1 else ''}, {connections} conn."
+        rows += [throughput_row("a", f"store page, {label}", r["store"]),
+                 throughput_row("a", f"minimal app, {label}", r["minimal"]),
+                 Row("a", f"store / minimal, {label}", ratios(rps(r["store"]), rps(r["minimal"])),
+                     target=Target(">=", 0.7) if workers == 1 else None)]
+    if set(config.processes) >= {1, 2}:
+        for connections in config.connections:
+            if connections >= 32:
+                scaled = ratios(rps(results[2, connections]["store"]), rps(results[1, connections]["store"]))
+                rows.append(Row("a", f"store page, 2 processes / 1 process, {connections} conn.", scaled,
+                                target=Target(">=", 1.0)))
+    return rows
+
+
+def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
+    """The same keyset route with and without the gate, in one process (bench/gate_app.py)."""
+    data.refresh(stack)
+    base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
+    loads = {"open": Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, True),
+             "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, True)}
+    r = measure(loads, data, config, connections=32)
+    return [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
+            throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
+            Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),
+                target=Target("<=", 0.15, percent=True), fmt=percent)]
+
+
+def case_c(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
+    """The live relay (``fresh=true``) of the same page, the upstream answering in 150 ms."""
+    data.refresh(stack)
+    api = stack.serve(1)
+    page = f"{api}/v1/{data.account}/earnings"
+    stack.sandbox.set_fault_rates(latency_ms=UPSTREAM_LATENCY_MS)
+    try:
+        expect_source(f"{page}?fresh=true&marker={data.markers[1]}", data.key, "upstream")
+        loads = {"store": Load(f"{page}?marker=", data.key, True),
+                 "live": Load(f"{page}?fresh=true&marker=", data.key, True)}
+        r = measure(loads, data, config, connections=1)
+    finally:
+        stack.sandbox.set_fault_rates(latency_ms=0)
+    return [Row("c", "store page p50, 1 conn.", Rounds.of(p50(r["store"])), "ms"),
+            Row("c", f"live relay p50 (upstream +{UPSTREAM_LATENCY_MS} ms), 1 conn.", Rounds.of(p50(r["live"])), "ms"),
+            Row("c", "live p50 / store p50", ratios(p50(r["live"]), p50(r["store"]))),
+            Row("c", f"live p50 - store p50 - {UPSTREAM_LATENCY_MS} ms (relay overhead)",
+                Rounds.of(lv - st - UPSTREAM_LATENCY_MS for lv, st in zip(p50(r["live"]), p50(r["store"]))), "ms")]
+
+
+def _with_limit(url: str, limit: int) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "limit"] + [("limit", str(limit))]
+    return f"{parts.path}?{urlencode(query)}"
+
+
+def deep_page(client: httpx.Client, first: str, skip: int, limit: int | None) -> str:
+    """The URL of the page after ``skip`` rows, reached by following ``_pagination.next_page``
+    (pages of 100 rows while they fit where the route takes a ``limit``)."""
+    url, skipped = first, 0
+    while skipped < skip:
+        if limit is not None:
+            url = _with_limit(url, 100 if skip - skipped >= 100 else limit)
+        body = client.get(url).raise_for_status().json()
+        skipped += len(body["data"]["list"])
+        url = (body.get("_pagination") or {}).get("next_page")
+        if url is None:
+            raise RuntimeError(f"{first}: the walk ended after {skipped} rows, before {skip}")
+    return _with_limit(url, limit) if limit is not None else url
+
+
+#: Paging schemes of case e: (name, first page path, whether the route takes a limit).
+SCHEMES = (("earnings marker", "/v1/{a}/earnings", False),
+           ("chargebacks offset under a marker", "/v1/{a}/payouts/chargebacks", True),
+           ("posts publish-time cursor", "/v1/{a}/posts", True))
+
+
+def case_e(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
+    """Page N (10,000) against page 1 of every paging scheme, 10 rows a page."""
+    data.refresh(stack)
+    api = stack.serve(1)
+    with httpx.Client(base_url=api, headers={"Authorization": f"Bearer {data.key}"}, timeout=60) as client:
+        deep = {name: deep_page(client, path.format(a=data.account), (config.deep_page - 1) * 10,
+                                10 if limited else None) for name, path, limited in SCHEMES}
+    rows = []
+    for name, path, _ in SCHEMES:
+        first = path.format(a=data.account)
+        expect_source(api + deep[name], data.key, "store")
+        r = measure({"page 1": Load(api + first, data.key), "deep": Load(api + deep[name], data.key)},
+                    data, config, connections=8)
+        rows += [throughput_row("e", f"{name}: page 1, 8 conn.", r["page 1"]),
+                 throughput_row("e", f"{name}: page {config.deep_page:,}, 8 conn.", r["deep"]),
+                 Row("e", f"{name}: depth ratio (page 1 / page {config.deep_page:,} req/s)",
+                     ratios(rps(r["page 1"]), rps(r["deep"])), target=Target("<=", 1.5))]
+    return rows
+
+
+def case_f(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
+    """The two-year earnings chart (the default window), one request at a time."""
+    data.refresh(stack)
+    api = stack.serve(1)
+    chart = f"{api}/v1/{data.account}/earnings/chart"
+    expect_source(chart, data.key, "store")
+    r = measure({"chart": Load(chart, data.key)}, data, config, connections=1)
+    return [Row("f", "two-year earnings chart p50, 1 conn.", Rounds.of(p50(r["chart"])), "ms",
+                target=Target("<", 50))]
