@@ -75,6 +75,7 @@ def run_cases(config: BenchConfig, logs: Path) -> tuple[list[Row], list[str]]:
 
 
 def main() -> int:
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C even where SIGINT was ignored
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, _stop)
     config = BenchConfig.from_env(os.environ)

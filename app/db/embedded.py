@@ -28,6 +28,17 @@ def start_embedded(pgdata: Path, *, keep_running: bool = False) -> str:
     return uri
 
 
+def stop_embedded(pgdata: Path) -> None:
+    """Stop the cluster at ``pgdata`` when this process is its last user.
+
+    Needed before its directory is removed: pgserver's own stop at exit reads its list of
+    users from that directory, and without it leaves the server running.
+    """
+    import pgserver
+
+    pgserver.get_server(pgdata).cleanup()
+
+
 def resolve_database_url(settings: Settings) -> str:
     """The database URL to use: the configured one, else the embedded server's."""
     if settings.database_url:
