@@ -67,7 +67,17 @@ def _utc(value: datetime | None) -> datetime | None:
 def worker(ctx: click.Context, concurrency: int | None) -> None:
     """Run a sync worker: enqueue due work on a clock and run claimed tasks until stopped."""
     settings = _setup(ctx, sync_worker_concurrency=concurrency)
-    asyncio.run(Worker(settings).run())
+    asyncio.run(_work_and_dispatch(settings))
+
+
+async def _work_and_dispatch(settings: Settings) -> None:
+    """The sync worker and the webhook dispatcher in one process, stopped together."""
+    from app.webhooks.dispatcher import run_dispatcher
+
+    worker = Worker(settings)
+    await asyncio.gather(
+        worker.run(), run_dispatcher(settings, resolve_database_url(settings), worker.name, worker.stopping)
+    )
 
 
 # --- relay sync -----------------------------------------------------------------------------

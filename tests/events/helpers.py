@@ -25,3 +25,28 @@ def events_of(db, account_id: int, type_: str | None = None) -> list[tuple]:
         "ORDER BY tx, id",
         (account_id, type_, type_),
     ).fetchall()
+
+
+def deliver_until_idle(settings, database_url: str, rounds: int = 50) -> None:
+    """Run the webhook dispatcher until it finds nothing due (or ``rounds`` rounds)."""
+    import asyncio
+
+    from psycopg_pool import AsyncConnectionPool
+
+    from app.webhooks.dispatcher import Dispatcher
+
+    async def run() -> None:
+        async with AsyncConnectionPool(database_url, min_size=1, max_size=4, open=False,
+                                       kwargs={"autocommit": True}) as pool:
+            import httpx
+
+            dispatcher = Dispatcher(settings, pool, "test-dispatcher")
+            async with httpx.AsyncClient(timeout=httpx.Timeout(10, connect=5)) as client:
+                dispatcher.client = client
+                for _ in range(rounds):
+                    await dispatcher.round()
+                    if not dispatcher._busy:
+                        return
+                    await asyncio.wait(list(dispatcher._busy.values()))
+
+    asyncio.run(run())

@@ -1,0 +1,1 @@
+"""Webhooks: endpoints, Standard Webhooks signatures, the dispatcher (docs/events.md)."""

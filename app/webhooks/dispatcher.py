@@ -1,0 +1,147 @@
+"""The webhook dispatcher: runs inside ``relay worker`` (any number of processes).
+
+Each round it claims due endpoints that have pending events (``queue.claim``: FOR UPDATE
+SKIP LOCKED and a lock lease, so two processes never deliver to the same endpoint) and
+delivers to each in a task of its own, so a slow endpoint never delays another. An
+endpoint's events go strictly in feed order, one at a time: its position advances only
+after a 2xx, so delivery is at least once (receivers dedupe on ``webhook-id``). A failure
+schedules a retry with exponential backoff and jitter; an endpoint failing for
+``webhook_retry_hours`` is disabled with the reason. Pruning of old events and delivery
+logs runs here too, at most hourly, leaving a ``maintenance_runs`` row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+
+import httpx
+from psycopg_pool import AsyncConnectionPool
+
+from app.db.urls import plain_url
+from app.events.types import event_json
+from app.settings import Settings
+from app.webhooks import queue
+from app.webhooks.signing import headers
+
+logger = logging.getLogger(__name__)
+
+BATCH = 100
+LEASE_SECONDS = 60.0
+PRUNE_EVERY_SECONDS = 3600.0
+MAX_BACKOFF_SECONDS = 3600.0
+
+
+def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
+    """Seconds before retry number ``attempts`` (1, 2, 4, ... capped at an hour), with full
+    jitter in [0.5, 1.0] of it so failing endpoints do not retry in lockstep."""
+    base = min(MAX_BACKOFF_SECONDS, 2.0 ** min(attempts, 20))
+    return base * (0.5 + rng.random() / 2)
+
+
+class Dispatcher:
+    def __init__(self, settings: Settings, pool: AsyncConnectionPool, worker: str) -> None:
+        self.settings = settings
+        self.pool = pool
+        self.worker = worker
+        self._busy: dict[int, asyncio.Task] = {}
+        self._last_prune = 0.0
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        timeout = httpx.Timeout(self.settings.webhook_timeout, connect=self.settings.webhook_connect_timeout)
+        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
+            self.client = client
+            while not stopping.is_set():
+                try:
+                    await self.round()
+                    await self._maybe_prune()
+                except Exception:
+                    logger.exception("webhook_round_failed", extra={"worker": self.worker})
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stopping.wait(), self.settings.webhook_poll_seconds)
+            if self._busy:
+                await asyncio.wait(list(self._busy.values()))
+
+    async def round(self) -> None:
+        """Claim what this process has room for and start a delivery task per endpoint."""
+        room = self.settings.webhook_concurrency - len(self._busy)
+        if room <= 0:
+            return
+        async with self.pool.connection() as conn:
+            await conn.set_autocommit(True)
+            claimed = await queue.claim(conn, self.worker, room, LEASE_SECONDS)
+        for endpoint in claimed:
+            task = asyncio.create_task(self._deliver_all(endpoint))
+            self._busy[endpoint["id"]] = task
+            task.add_done_callback(lambda _, key=endpoint["id"]: self._busy.pop(key, None))
+
+    async def _deliver_all(self, endpoint: dict) -> None:
+        """Deliver the endpoint's pending events in order until one fails or none is left."""
+        try:
+            async with self.pool.connection() as conn:
+                await conn.set_autocommit(True)
+                attempts = endpoint["attempts"]
+                while events := await queue.next_events(conn, endpoint["id"], BATCH):
+                    for event in events:
+                        outcome = await self._attempt(endpoint, event)
+                        outcome["attempt"] = attempts + 1
+                        if outcome["delivered"]:
+                            attempts = 0
+                            await queue.delivered(conn, endpoint["id"], event, self.worker, outcome, LEASE_SECONDS)
+                            continue
+                        attempts += 1
+                        status = await queue.failed(
+                            conn, endpoint["id"], event, self.worker, outcome, backoff(attempts),
+                            self.settings.webhook_retry_hours * 3600,
+                        )
+                        if status == "disabled":
+                            logger.warning("webhook_endpoint_disabled", extra={"endpoint": endpoint["id"], "error": outcome["error"]})
+                        return
+                await queue.release(conn, endpoint["id"], self.worker)
+        except Exception:
+            logger.exception("webhook_delivery_crashed", extra={"endpoint": endpoint["id"]})
+
+    async def _attempt(self, endpoint: dict, event: dict) -> dict:
+        item = event_json(event)
+        body = json.dumps(item, separators=(",", ":")).encode()
+        sent = headers(endpoint["secret"], item["id"], int(time.time()), body)
+        started = time.monotonic()
+        status, error = None, None
+        try:
+            async with asyncio.timeout(self.settings.webhook_timeout):
+                response = await self.client.post(endpoint["url"], content=body, headers=sent)
+            status = response.status_code
+        except (httpx.HTTPError, TimeoutError) as exc:
+            error = f"{type(exc).__name__}: {exc}"[:500] or type(exc).__name__
+        ms = int((time.monotonic() - started) * 1000)
+        delivered = status is not None and 200 <= status < 300
+        return {"status": status, "error": error, "ms": ms, "delivered": delivered}
+
+    async def _maybe_prune(self) -> None:
+        if time.monotonic() - self._last_prune < PRUNE_EVERY_SECONDS / 10:
+            return
+        self._last_prune = time.monotonic()
+        settings = self.settings
+        async with self.pool.connection() as conn:
+            await conn.set_autocommit(True)
+            for job, table, column, days in (
+                ("events_prune", "events", "occurred_at", settings.events_retention_days),
+                ("webhook_log_prune", "webhook_deliveries", "created_at", settings.webhook_log_retention_days),
+            ):
+                deleted = await queue.prune(conn, job, table, column, days, self.worker, PRUNE_EVERY_SECONDS)
+                if deleted is not None:
+                    logger.info("maintenance_pruned", extra={"job": job, "deleted": deleted})
+
+
+async def run_dispatcher(settings: Settings, database_url: str, worker: str, stopping: asyncio.Event) -> None:
+    """The dispatcher on a pool of its own until ``stopping`` is set (``relay worker``)."""
+    pool = AsyncConnectionPool(
+        plain_url(database_url), min_size=1, max_size=settings.webhook_concurrency + 2, open=False,
+        kwargs={"autocommit": True, "application_name": "creator-relay:webhooks"},
+    )
+    async with pool:
+        await Dispatcher(settings, pool, worker).run(stopping)

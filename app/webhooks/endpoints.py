@@ -1,0 +1,102 @@
+"""Endpoint administration (``relay webhooks add|list|disable|redeliver``): plain SQL on one
+autocommit connection, like the other admin commands."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+from app.admin import AdminError
+from app.events.types import EVENT_TYPES
+from app.webhooks.signing import new_secret
+
+
+def _organization_id(conn: psycopg.Connection, org: str) -> int:
+    row = conn.execute(
+        "SELECT id FROM organizations WHERE name = %s OR (%s ~ '^[0-9]{1,18}$' AND id = %s::text::bigint)",
+        (org, org, org if org.isdigit() else "0"),
+    ).fetchone()
+    if row is None:
+        raise AdminError(f"no organization {org!r}")
+    return row[0]
+
+
+def add_endpoint(conn: psycopg.Connection, org: str, url: str, types: list[str] | None) -> tuple[int, str]:
+    """A new active endpoint receiving ``types`` (None: all) from now on; (id, secret)."""
+    if not url.startswith(("http://", "https://")):
+        raise AdminError(f"url must be http:// or https://, not {url!r}")
+    for name in types or ():
+        if name not in EVENT_TYPES:
+            raise AdminError(f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}")
+    org_id = _organization_id(conn, org)
+    secret = new_secret()
+    # Starts after the newest event: an endpoint receives what happens once it exists
+    # (``redeliver --since`` sends older ones).
+    (endpoint_id,) = conn.execute(
+        """
+        INSERT INTO webhook_endpoints (organization_id, url, event_types, secret, cursor_tx, cursor_id)
+        SELECT %s, %s, %s, %s, coalesce(max(tx), 0), coalesce(max(id), 0) FROM (
+            SELECT tx, id FROM events WHERE organization_id = %s ORDER BY tx DESC, id DESC LIMIT 1) last
+        RETURNING id
+        """,
+        (org_id, url, types, secret, org_id),
+    ).fetchone()
+    return endpoint_id, secret
+
+
+def list_endpoints(conn: psycopg.Connection, org: str | None = None) -> list[dict[str, Any]]:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(
+            """
+            SELECT w.id, o.name AS organization, w.url, w.event_types, w.status, w.disabled_reason,
+                   w.attempts, w.failing_since, w.next_attempt_at,
+                   (SELECT max(created_at) FROM webhook_deliveries d
+                    WHERE d.endpoint_id = w.id AND d.delivered) AS last_delivered_at
+            FROM webhook_endpoints w JOIN organizations o ON o.id = w.organization_id
+            WHERE %s::text IS NULL OR o.name = %s
+            ORDER BY w.id
+            """,
+            (org, org),
+        )
+        return cur.fetchall()
+
+
+def disable_endpoint(conn: psycopg.Connection, endpoint_id: int, reason: str) -> None:
+    cur = conn.execute(
+        "UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = %s, disabled_at = now() WHERE id = %s",
+        (reason, endpoint_id),
+    )
+    if cur.rowcount == 0:
+        raise AdminError(f"no webhook endpoint {endpoint_id}")
+
+
+def redeliver(conn: psycopg.Connection, endpoint_id: int, since: datetime) -> int:
+    """Move the endpoint's position back to before its first event since ``since`` and make
+    it due now (active again); returns how many events are queued for it."""
+    cur = conn.execute(
+        """
+        UPDATE webhook_endpoints w
+        SET cursor_tx = coalesce(first.tx - 1, w.cursor_tx),
+            cursor_id = CASE WHEN first.tx IS NULL THEN w.cursor_id ELSE 9223372036854775807 END,
+            status = 'active', disabled_reason = NULL, disabled_at = NULL,
+            attempts = 0, failing_since = NULL, next_attempt_at = now()
+        FROM (SELECT min(e.tx) AS tx FROM events e JOIN webhook_endpoints x ON x.organization_id = e.organization_id
+              WHERE x.id = %(id)s AND e.occurred_at >= %(since)s) first
+        WHERE w.id = %(id)s
+        """,
+        {"id": endpoint_id, "since": since},
+    )
+    if cur.rowcount == 0:
+        raise AdminError(f"no webhook endpoint {endpoint_id}")
+    (queued,) = conn.execute(
+        """
+        SELECT count(*) FROM events e JOIN webhook_endpoints w ON w.organization_id = e.organization_id
+        WHERE w.id = %s AND (e.tx, e.id) > (w.cursor_tx, w.cursor_id)
+          AND (w.event_types IS NULL OR e.type = ANY(w.event_types))
+        """,
+        (endpoint_id,),
+    ).fetchone()
+    return queued
