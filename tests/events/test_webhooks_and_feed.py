@@ -28,6 +28,11 @@ def receiver():
     server.close()
 
 
+def _reader_key(db, org_id: int) -> str:
+    db.execute("UPDATE organizations SET credit_balance = 1000 WHERE id = %s", (org_id,))
+    return admin.create_key(db, org_id, "reader").secret
+
+
 def _feed_ids(client, key: str) -> list[str]:
     ids, after = [], None
     while True:
@@ -76,7 +81,7 @@ def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_wa
     created = [p["id"] for _, t, p in got if t == "earnings.created"]
     assert len(created) == len(set(created)) > 0
 
-    key = admin.create_key(db, org_id, "reader").secret
+    key = _reader_key(db, org_id)
     feed = _feed_ids(api_client, key)
     assert len(feed) == len(set(feed))
     assert [i for i in feed if i in {e for e, _, _ in expected}] == [e for e, _, _ in expected]
@@ -88,7 +93,7 @@ def test_csv_export_of_earnings_has_the_count_and_checksum_of_the_ground_truth(
     account_id = new_account(earnings=3000, history_days=120)
     initial_sync(sync_settings, account_id)
     (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
-    key = admin.create_key(db, org_id, "reader").secret
+    key = _reader_key(db, org_id)
     now = int(sandbox.clock()["now"])
 
     answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "csv"}, headers=auth(key))
