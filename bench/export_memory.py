@@ -21,6 +21,6 @@ with tempfile.TemporaryDirectory() as tmp:
     for fmt in ("csv", "parquet"):
         t = time.time()
         r = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "app.cli", "export", "earnings", "--account", "1",
-                            "--format", fmt, "--output", f"" + tmp + "/x.{fmt}", "--no-progress"], env=env, capture_output=True, text=True)
+                            "--format", fmt, "--output", f"{tmp}/x.{fmt}", "--no-progress"], env=env, capture_output=True, text=True)
         rss = [l for l in r.stderr.splitlines() if "Maximum resident" in l]
-        print(fmt, r.returncode, round(time.time() - t, 1), "s", rss, os.path.getsize(f"" + tmp + "/x.{fmt}"), r.stderr[-300:] if r.returncode else "")
+        print(fmt, r.returncode, round(time.time() - t, 1), "s", rss, os.path.getsize(f"{tmp}/x.{fmt}"), r.stderr[-300:] if r.returncode else "")
