@@ -1,0 +1,27 @@
+"""The upstream request budget shared by every worker process, one row per account.
+
+``upstream_budget`` is a token bucket per upstream account kept in PostgreSQL, so any
+number of worker processes on any number of machines draw from one budget per account
+(``sync/budget.py`` takes tokens with one atomic statement; the clock is the database's).
+``tokens`` may go below zero: a negative value is the time slots already promised to
+callers that are waiting for them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Double, ForeignKey, func
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db.base import Base
+
+
+class UpstreamBudget(Base):
+    __tablename__ = "upstream_budget"
+
+    account_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    tokens: Mapped[float] = mapped_column(Double)
+    updated_at: Mapped[datetime] = mapped_column(server_default=func.clock_timestamp())

@@ -1,0 +1,75 @@
+"""The per-account upstream request budget, shared by all worker processes through PostgreSQL.
+
+Each upstream request of the sync first takes a time slot from the account's token bucket
+(``upstream_budget``, one row per account, ``RELAY_SYNC_UPSTREAM_RPS`` slots per second).
+Taking one is a single atomic upsert on the database's clock, so every process on every
+machine sees the same bucket and no two callers get the same slot:
+
+- **incremental** work *reserves*: the bucket may go negative, and the caller sleeps until
+  its slot (``-tokens / rate`` seconds). Reserving never loops and never loses its turn.
+- **backfill** (and reconcile) work only takes a token that is there now and leaves at least
+  one for the next incremental request; otherwise it waits a slot and asks again. So
+  incremental passes go first whenever both want the same account's budget.
+
+The bucket holds at most ``burst`` tokens (1 by default: evenly spaced requests), so the
+upstream's own per-account limit, set to the same rate, sees no 429 from the sync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from psycopg_pool import AsyncConnectionPool
+
+# Refill, then take one token; tokens may go negative (slots promised to waiting callers).
+_RESERVE = """
+INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
+VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
+ON CONFLICT (account_id) DO UPDATE
+SET tokens = least(%(burst)s, b.tokens
+                   + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) - 1,
+    updated_at = clock_timestamp()
+RETURNING tokens
+"""
+
+# Take a token only if one is there now with one more left over for incremental work.
+_TAKE_SPARE = """
+INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
+VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
+ON CONFLICT (account_id) DO UPDATE
+SET tokens = least(%(burst)s, b.tokens
+                   + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) - 1,
+    updated_at = clock_timestamp()
+WHERE least(%(burst)s, b.tokens
+            + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) >= least(%(burst)s, 1) + %(spare)s
+RETURNING tokens
+"""
+
+
+class UpstreamBudget:
+    """Slots of the per-account budget; ``rate`` 0 means no budget (nothing is asked)."""
+
+    def __init__(self, pool: AsyncConnectionPool, rate: float, burst: float = 1.0) -> None:
+        self.pool = pool
+        self.rate = rate
+        self.burst = max(1.0, burst)
+
+    async def acquire(self, account_id: int, *, backfill: bool = False) -> float:
+        """Wait for the account's next slot; returns the seconds waited."""
+        if self.rate <= 0:
+            return 0.0
+        params = {"account_id": account_id, "rate": self.rate, "burst": self.burst,
+                  "spare": 1.0 if self.burst > 1 else 0.0}
+        waited = 0.0
+        while True:
+            async with self.pool.connection() as conn:
+                cur = await conn.execute(_TAKE_SPARE if backfill else _RESERVE, params)
+                row = await cur.fetchone()
+            if row is not None:
+                delay = max(0.0, -row[0] / self.rate)
+                if delay:
+                    await asyncio.sleep(delay)
+                return waited + delay
+            # Backfill: no spare token now; look again after one slot.
+            await asyncio.sleep(1.0 / self.rate)
+            waited += 1.0 / self.rate
