@@ -30,6 +30,7 @@ from litestar.exceptions import (
 )
 from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
+from app.params import pattern_rule
 from app.upstream.errors import (
     UpstreamBadRequest,
     UpstreamCredentialsRejected,
@@ -112,6 +113,14 @@ def _enumeration_rule(request: Request, key: str) -> str | None:
     return f"must be one of: {', '.join(values)}" if values else None
 
 
+def _public_name(request: Request, key: str) -> str:
+    """The name a caller sends for handler argument ``key`` (``search`` is sent as ``query``)."""
+    parameter = request.route_handler.parsed_fn_signature.parameters.get(key)
+    definition = getattr(parameter, "kwarg_definition", None)
+    alias = getattr(definition, "query", None) or getattr(definition, "name", None)
+    return alias if isinstance(alias, str) else key
+
+
 def validation_message(exc: ValidationException, request: Request | None = None) -> str:
     """"invalid query parameter 'limit': Expected `int` <= 100" -- the parameter and the rule.
 
@@ -126,9 +135,11 @@ def validation_message(exc: ValidationException, request: Request | None = None)
             continue
         key = problem.get("key")
         source = getattr(problem.get("source"), "value", problem.get("source")) or "query"
-        rule = str(problem.get("message") or "invalid value")
+        rule = pattern_rule(str(problem.get("message") or "invalid value"))
         if key and request is not None and rule.startswith("Invalid enum value"):
             rule = f"{rule}; {_enumeration_rule(request, key) or 'not an allowed value'}"
+        if key and request is not None:
+            key = _public_name(request, key)
         parts.append(f"invalid {source} parameter {key!r}: {rule}" if key else rule)
     return "; ".join(parts) or f"invalid request: {exc.detail}"
 

@@ -1,35 +1,80 @@
-"""Query parameters shared by many routes: timestamps and the default date window.
+"""Query and path parameters: their declarations, bounds and the date rules, in one place.
 
-The spec lets every date parameter be ``YYYY-MM-DD HH:MM:SS`` or ISO 8601 (UTC), with a
-``T`` separator normalised to a space, and gives most windows the same defaults: two years
-before now, and the end of today, UTC. This module is the one place that knows those rules,
-so every route (live or store-served) parses dates the same way:
+Every rule a parameter has is stated where the parameter is declared (``ge``/``le``,
+``pattern``), so Litestar enforces it before any handler code runs and the OpenAPI schema
+shows it. The bounds are what the values must fit into on their way: PostgreSQL's
+``bigint`` for integers, the supported range of moments for dates and unix-second cursors
+(with room for time-zone offsets, the exclusive end's extra second and the previous window
+of equal length), ASCII digits only, no NUL in text (PostgreSQL refuses it).
 
-- ``parse_timestamp(name, raw)``: one value -> an aware UTC ``datetime`` (400 naming
-  ``name`` when it cannot be read);
+- ``parse_timestamp(name, raw)``: one date value -> an aware UTC ``datetime`` (400 naming
+  ``name`` when it cannot be read or lies outside the supported range);
 - ``DateWindow``: a (start, end) pair with the spec's defaults, made by the
-  ``date_window`` dependency, which declares ``start_date`` and ``end_date`` once for
-  the OpenAPI schema of every route that uses it;
-- ``upstream_timestamp(dt)``: the normalised ``YYYY-MM-DD HH:MM:SS`` form sent upstream.
+  ``provide_date_window`` dependency, which declares both date parameters once;
+- ``upstream_timestamp(dt)``: the ``YYYY-MM-DD HH:MM:SS`` form sent upstream (four-digit year).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Annotated
 from datetime import UTC, datetime, time, timedelta
+from typing import Annotated
 
 from litestar.di import Provide
 from litestar.exceptions import ValidationException
-from litestar.params import QueryParameter
+from litestar.params import Parameter, QueryParameter
+
+# --- bounds ------------------------------------------------------------------------------
+
+#: PostgreSQL's ``bigint``: the widest integer a column, a cursor or the upstream takes.
+BIGINT_MAX = 2**63 - 1
+
+#: The supported moments. The last day of year 9999 is left out so that an offset, the
+#: exclusive end's extra second and a bare end date's last second never leave ``datetime``.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 12, 30, 23, 59, 59, tzinfo=UTC)
+RANGE_RULE = "must lie between 1970-01-01 00:00:00 and 9999-12-30 23:59:59 UTC"
+#: The supported range as unix seconds (cursors such as the earnings ``marker``).
+UNIX_MAX = int(LATEST.timestamp())
 
 #: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
 TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
+#: The same as a pattern (ASCII digits, a four-digit year; seconds, fractions and an offset
+#: optional). Litestar checks it with ``re.search``; ``parse_timestamp`` with ``fullmatch``.
+TIMESTAMP_PATTERN = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?)?$"
+)
+_TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
 
-#: The default window reaches back this many calendar years.
-DEFAULT_YEARS_BACK = 2
+#: Free text: anything but NUL, which PostgreSQL cannot store or compare.
+TEXT_PATTERN = r"^[^\u0000]*$"
+TEXT_RULE = "must not contain a NUL character"
 
-_BARE_DATE_LENGTH = len("YYYY-MM-DD")
+#: A posts cursor (tailMarker): unix seconds with up to six decimals, so finite and in range.
+TAIL_MARKER_PATTERN = r"^[0-9]{1,11}(\.[0-9]{1,6})?$"
+TAIL_MARKER_RULE = "must be unix seconds with up to six decimals (a tailMarker)"
+
+#: A posts label: a numeric label id (ASCII digits, within bigint) or an archive bucket.
+LABEL_PATTERN = r"^([0-9]{1,18}|archived|private_archived)?$"
+LABEL_RULE = "must be a numeric label id (up to 18 digits), archived or private_archived"
+
+#: Litestar's message for a failed pattern -> our rule, so a 400 says the rule in words.
+_PATTERN_RULES = {
+    TIMESTAMP_PATTERN: TIMESTAMP_RULE,
+    TEXT_PATTERN: TEXT_RULE,
+    TAIL_MARKER_PATTERN: TAIL_MARKER_RULE,
+    LABEL_PATTERN: LABEL_RULE,
+}
+
+
+def pattern_rule(message: str) -> str:
+    """The rule in words for Litestar's "Expected `str` matching regex '...'" message."""
+    for pattern, rule in _PATTERN_RULES.items():
+        if message == f"Expected `str` matching regex {pattern!r}":
+            return rule
+    return message
 
 
 def bad_parameter(name: str, rule: str, source: str = "query") -> ValidationException:
@@ -42,6 +87,15 @@ def bad_parameter(name: str, rule: str, source: str = "query") -> ValidationExce
     return ValidationException(
         detail=f"{name}: {rule}", extra=[{"key": name, "message": rule, "source": source}]
     )
+
+
+# --- dates ---------------------------------------------------------------------------------
+
+#: The default window reaches back this many calendar years.
+DEFAULT_YEARS_BACK = 2
+
+_BARE_DATE_LENGTH = len("YYYY-MM-DD")
+SECOND = timedelta(seconds=1)
 
 
 def utc_now() -> datetime:
@@ -70,33 +124,56 @@ def parse_timestamp(name: str, raw: str, *, end: bool = False) -> datetime:
     Accepts ``YYYY-MM-DD HH:MM:SS``, ISO 8601 with ``T`` (``Z``, an offset or none; none
     means UTC) and a bare ``YYYY-MM-DD``, which means the day's first second, or its last
     when ``end`` is set (so ``end_date=2024-05-31`` includes the whole of the 31st).
+    The result lies in [EARLIEST, LATEST], else 400 naming ``name``.
     """
-    text = raw.strip()
+    if not _TIMESTAMP.fullmatch(raw):
+        raise bad_parameter(name, TIMESTAMP_RULE)
     try:
-        if len(text) == _BARE_DATE_LENGTH:
-            day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
-            return end_of_day(day) if end else day
-        # fromisoformat takes the space separator and "Z" (Python 3.11+): the T is normalised
-        # by parsing both forms into the same value.
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+        if len(raw) == _BARE_DATE_LENGTH:
+            moment = datetime.strptime(raw, "%Y-%m-%d").replace(tzinfo=UTC)
+            moment = end_of_day(moment) if end else moment
+        else:
+            moment = datetime.fromisoformat(raw)
+    except ValueError:  # a 13th month, a 25th hour, ...
         raise bad_parameter(name, TIMESTAMP_RULE) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).replace(microsecond=0)
+    try:
+        moment = moment.replace(tzinfo=moment.tzinfo or UTC).astimezone(UTC)
+    except OverflowError:  # an offset that carries it before year 1 or after 9999
+        raise bad_parameter(name, RANGE_RULE) from None
+    if not EARLIEST <= moment <= LATEST:
+        raise bad_parameter(name, RANGE_RULE)
+    return moment.replace(microsecond=0)
 
 
 def upstream_timestamp(moment: datetime) -> str:
-    """The one form we send upstream: ``YYYY-MM-DD HH:MM:SS`` in UTC (``T`` normalised)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    """The one form we send upstream: ``YYYY-MM-DD HH:MM:SS`` in UTC, the year zero-padded
+    to four digits (``strftime('%Y')`` writes year 999 as ``999``)."""
+    m = moment.astimezone(UTC)
+    return f"{m.year:04d}-{m.month:02d}-{m.day:02d} {m.hour:02d}:{m.minute:02d}:{m.second:02d}"
+
+
+def previous_window(start: datetime, end: datetime) -> tuple[datetime, datetime]:
+    """The window of equal length just before [start, end] (a chart's ``delta`` baseline).
+
+    Its start is clamped to EARLIEST: nothing is stored or served before it, and a long
+    window's previous one would otherwise start before year 1.
+    """
+    length = end - start + SECOND
+    return max(start - min(length, start - EARLIEST), EARLIEST), start - SECOND
 
 
 @dataclass(frozen=True, slots=True)
 class DateWindow:
-    """A closed interval of UTC moments, to the second."""
+    """A closed interval of UTC moments, to the second.
+
+    ``open_start``/``open_end``: the end was not given and the window is unbounded there
+    (EARLIEST/LATEST); such an end is not sent upstream.
+    """
 
     start: datetime
     end: datetime
+    open_start: bool = False
+    open_end: bool = False
 
     @classmethod
     def parse(
@@ -108,35 +185,46 @@ class DateWindow:
         start_name: str = "start_date",
         end_name: str = "end_date",
         end_exclusive: bool = False,
+        unbounded: bool = False,
     ) -> DateWindow:
-        """Both ends, defaulted as the spec says (two years ago; end of today, UTC).
+        """Both ends, defaulted as the spec says (two years ago; end of today, UTC), or,
+        with ``unbounded``, open where absent.
 
         ``end_exclusive``: for a window whose end is an exclusive cursor (direct messages),
         "the end of a day" (a bare date, or today by default) is the next day's first
         second, so the day's last second is still inside; a full timestamp stays as given.
         """
-        start = (
-            parse_timestamp(start_name, start_raw)
-            if start_raw
-            else years_before(now, DEFAULT_YEARS_BACK)
-        )
-        end = parse_timestamp(end_name, end_raw, end=True) if end_raw else end_of_day(now)
-        if end_exclusive and (not end_raw or len(end_raw.strip()) == _BARE_DATE_LENGTH):
-            end += timedelta(seconds=1)
+        if start_raw:
+            start = parse_timestamp(start_name, start_raw)
+        else:
+            start = EARLIEST if unbounded else years_before(now, DEFAULT_YEARS_BACK)
+        if end_raw:
+            end = parse_timestamp(end_name, end_raw, end=True)
+        else:
+            end = LATEST if unbounded else end_of_day(now)
+        if end_exclusive and (not end_raw or len(end_raw) == _BARE_DATE_LENGTH):
+            end += SECOND
         if end < start:
             raise bad_parameter(end_name, f"must not be before {start_name}")
-        return cls(start.replace(microsecond=0), end)
+        return cls(start.replace(microsecond=0), end, not start_raw and unbounded, not end_raw and unbounded)
 
-    def upstream(self) -> dict[str, str]:
-        """Both ends in the upstream's form, keyed by our parameter names."""
+    @property
+    def previous(self) -> DateWindow:
+        """The window of equal length just before this one (see ``previous_window``)."""
+        return DateWindow(*previous_window(self.start, self.end))
+
+    def upstream(self, start_name: str = "start_date", end_name: str = "end_date") -> dict[str, str | None]:
+        """Both ends in the upstream's form (None, not sent, where the window is open)."""
         return {
-            "start_date": upstream_timestamp(self.start),
-            "end_date": upstream_timestamp(self.end),
+            start_name: None if self.open_start else upstream_timestamp(self.start),
+            end_name: None if self.open_end else upstream_timestamp(self.end),
         }
 
 
-_START_DOC = "Earliest moment (UTC). " + TIMESTAMP_RULE + ". Default: two years ago."
-_END_DOC = "Latest moment (UTC). " + TIMESTAMP_RULE + ". Default: the end of today."
+_DATE_SCHEMA = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}
+_START_DOC = f"Earliest moment (UTC). {TIMESTAMP_RULE}; {RANGE_RULE}. Default: two years ago."
+_END_DOC = f"Latest moment (UTC). {TIMESTAMP_RULE}; {RANGE_RULE}. Default: the end of today."
+_OPEN_DOC = f"UTC. {TIMESTAMP_RULE}; {RANGE_RULE}. Absent: unbounded."
 
 
 def provide_date_window(*, end_exclusive: bool = False) -> Provide:
@@ -150,27 +238,55 @@ def provide_date_window(*, end_exclusive: bool = False) -> Provide:
     """
 
     def date_window(
-        start_date: Annotated[str | None, QueryParameter(description=_START_DOC)] = None,
-        end_date: Annotated[str | None, QueryParameter(description=_END_DOC)] = None,
+        start_date: Annotated[str | None, QueryParameter(description=_START_DOC, **_DATE_SCHEMA)] = None,
+        end_date: Annotated[str | None, QueryParameter(description=_END_DOC, **_DATE_SCHEMA)] = None,
     ) -> DateWindow:
-        return DateWindow.parse(
-            start_date or None, end_date or None, now=utc_now(), end_exclusive=end_exclusive
-        )
+        return DateWindow.parse(start_date, end_date, now=utc_now(), end_exclusive=end_exclusive)
 
     return Provide(date_window, sync_to_thread=False)
 
 
-# --- paging parameters ------------------------------------------------------------------
+def _open_date_window(
+    date_start: Annotated[str | None, QueryParameter(description=_OPEN_DOC, **_DATE_SCHEMA)] = None,
+    date_end: Annotated[str | None, QueryParameter(description=_OPEN_DOC, **_DATE_SCHEMA)] = None,
+) -> DateWindow:
+    return DateWindow.parse(
+        date_start, date_end, now=utc_now(), start_name="date_start", end_name="date_end", unbounded=True
+    )
+
+
+#: ``date_start``/``date_end``, each unbounded when absent (tracking-link stats).
+provide_open_date_window = Provide(_open_date_window, sync_to_thread=False)
+
+
+# --- integers, text and cursors -------------------------------------------------------------
 # Page sizes differ per route (the spec's Limits table), so each route declares its own
 # ``limit`` with these bounds; the default stays in the handler signature, next to it.
 
 Limit50 = Annotated[int, QueryParameter(ge=1, le=50, description="Page size, 1 to 50.")]
 Limit100 = Annotated[int, QueryParameter(ge=1, le=100, description="Page size, 1 to 100.")]
 Limit200 = Annotated[int, QueryParameter(ge=1, le=200, description="Page size, 1 to 200.")]
-Offset = Annotated[int, QueryParameter(ge=0, description="Rows to skip (offset paging).")]
+Offset = Annotated[int, QueryParameter(ge=0, le=BIGINT_MAX, description="Rows to skip (offset paging).")]
+
+
+def identifier(description: str) -> Parameter:
+    """A positive id (path or query), within bigint."""
+    return Parameter(ge=1, le=BIGINT_MAX, description=description)
+
+
+def unix_seconds(description: str) -> Parameter:
+    """A unix-seconds cursor, within the supported range of moments."""
+    return Parameter(ge=0, le=UNIX_MAX, description=description)
+
+
+def text(description: str, name: str | None = None) -> Parameter:
+    """Free text (no NUL); ``name``: the query name when the handler argument differs."""
+    return QueryParameter(name=name, pattern=TEXT_PATTERN, max_length=1000, description=description)
+
+
+#: The path's ``{account_id}``: an upstream account id, within bigint.
+AccountId = Annotated[int, identifier("The connected account (the upstream's numeric account id).")]
 
 #: The spec's ``query`` (free-text search). Litestar reserves the handler argument name
 #: ``query`` for the whole query string, so handlers take it as ``search: Search = None``.
-Search = Annotated[
-    str | None, QueryParameter(name="query", description="Free-text search (see the route).")
-]
+Search = Annotated[str | None, text("Free-text search (see the route).", name="query")]

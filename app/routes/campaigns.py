@@ -11,15 +11,14 @@ from typing import Annotated
 
 from litestar import Request
 from litestar.di import NamedDependency
-from litestar.params import FromPath, Parameter
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import TIMESTAMP_RULE, DateWindow, parse_timestamp, provide_date_window
+from app.params import DateWindow, identifier, provide_date_window, provide_open_date_window
 from app.store import campaigns
 from app.store.source import READER, StoreReader
 
-StatsDate = Annotated[str | None, Parameter(description=f"UTC; {TIMESTAMP_RULE}. Absent: unbounded.")]
+LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
 
 
 @v1_get(
@@ -30,8 +29,12 @@ StatsDate = Annotated[str | None, Parameter(description=f"UTC; {TIMESTAMP_RULE}.
     summary="Campaigns overview (store)",
 )
 async def campaigns_overview(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
-    """Link count, clicks and claims with deltas, and the daily claims chart."""
-    sourced = await campaigns.overview(reader, campaigns.CampaignWindow(window.start, window.end))
+    """Link count, clicks and claims with deltas, and the daily claims chart.
+
+    Rules: ``end_date`` must not be before ``start_date``. The deltas compare with the
+    window of equal length just before (it starts no earlier than 1970-01-01).
+    """
+    sourced = await campaigns.overview(reader, window)
     return sourced.envelope(request)
 
 
@@ -43,27 +46,30 @@ async def campaigns_overview(request: Request, reader: StoreReader, window: Name
     summary="Campaigns chart (store)",
 )
 async def campaigns_chart(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
-    """Daily clicks and claims over all links."""
-    sourced = await campaigns.chart(reader, campaigns.CampaignWindow(window.start, window.end))
+    """Daily clicks and claims over all links.
+
+    Rules: ``end_date`` must not be before ``start_date``.
+    """
+    sourced = await campaigns.chart(reader, window)
     return sourced.envelope(request)
 
 
 @v1_get(
     "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
     permission="api_tracking_links_read",
-    dependencies=READER,
+    dependencies={"window": provide_open_date_window, **READER},
     tags=["campaigns"],
     summary="Tracking link stats (store)",
 )
 async def tracking_link_stats(
-    request: Request, reader: StoreReader, link_id: FromPath[int], date_start: StatsDate = None, date_end: StatsDate = None
+    request: Request, reader: StoreReader, link_id: LinkId, window: NamedDependency[DateWindow]
 ) -> Envelope:
-    """One link's summary and daily and monthly metrics."""
-    query = campaigns.StatsQuery(
-        link_id,
-        parse_timestamp("date_start", date_start) if date_start else None,
-        parse_timestamp("date_end", date_end, end=True) if date_end else None,
-    )
+    """One link's summary and daily and monthly metrics.
+
+    Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window
+    open on that side. An unknown link is a 404.
+    """
+    query = campaigns.StatsQuery(link_id, window)
     sourced = await campaigns.link_stats(reader, query)
     return sourced.envelope(request)
 

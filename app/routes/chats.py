@@ -9,17 +9,17 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Request
-from litestar.params import FromQuery, QueryParameter
+from litestar.params import FromQuery
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, offset_page, relay
-from app.params import Limit100, Offset, Search, bad_parameter
+from app.params import Limit100, Offset, Search, bad_parameter, identifier
 from app.upstream import paths
 
 ChatFilter = Literal["priority", "pinned", "unread", "who_tipped"]
 ListId = Annotated[
-    int | None, QueryParameter(ge=1, description="Custom list id (from the lists route).")
+    int | None, identifier("Custom list id (from the lists route). Not with filter.")
 ]
 
 
@@ -41,7 +41,11 @@ async def list_chats(
     list_id: ListId = None,
     search: Search = None,
 ) -> Envelope:
-    """The account's chats, newest (``recent``) or oldest first; offset-paged."""
+    """The account's chats, newest (``recent``) or oldest first; offset-paged.
+
+    Rules: ``filter`` and ``list_id`` are mutually exclusive (400 naming ``list_id``); an
+    unknown ``list_id`` is the upstream's 400.
+    """
     if filter is not None and list_id is not None:
         raise bad_parameter("list_id", "mutually exclusive with filter")
     params = {

@@ -37,7 +37,10 @@ async def direct_message_stats(
     """Delivery and engagement per direct message, newest first.
 
     ``end_date`` doubles as the cursor, so it is exclusive: the next page ends just before
-    the previous page's last message. ``offset`` counts only when ``query`` is set.
+    the previous page's last message (a bare date or the default includes the whole day).
+
+    Rules: ``end_date`` must not be before ``start_date``; ``offset`` counts only when
+    ``query`` is set (it is still validated without it).
     """
     search = search or None  # an empty query is no query
     params = {

@@ -14,7 +14,7 @@ from litestar.params import FromQuery, Parameter
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, bad_parameter, provide_date_window
+from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds
 from app.store import earnings
 from app.store.source import READER, StoreReader
 
@@ -24,7 +24,7 @@ ChartBy = Literal[
     "total", "subscribes", "tips", "post", "chat_messages", "stream",
     "tips_profile", "tips_post", "tips_chat", "tips_stream", "tips_story",
 ]
-Marker = Annotated[int | None, Parameter(ge=0, description="Cursor, unix seconds: the previous page's nextMarker.")]
+Marker = Annotated[int | None, unix_seconds("Cursor, unix seconds: the previous page's nextMarker.")]
 MarkerId = Annotated[
     str | None,
     Parameter(
@@ -51,7 +51,12 @@ async def earnings_feed(
     type: FromQuery[EarningsType | None] = None,  # noqa: A002 - the spec's parameter name
     tips_source: FromQuery[TipsSource | None] = None,
 ) -> Envelope:
-    """Transactions newest first, marker-paged; ``T`` in dates is read as a space."""
+    """Transactions newest first, marker-paged; ``T`` in dates is read as a space.
+
+    Rules: ``tips_source`` only with ``type=tips``; ``marker_id`` only with ``marker``;
+    ``end_date`` must not be before ``start_date``. Each broken rule is a 400 naming the
+    parameter.
+    """
     if tips_source is not None and type != "tips":
         raise bad_parameter("tips_source", "only allowed with type=tips")
     if marker_id is not None and marker is None:
@@ -72,6 +77,9 @@ async def earnings_chart(request: Request, reader: StoreReader, window: NamedDep
     """Net amount and count series, totals and the delta against the previous window.
 
     Buckets are days for windows up to 90 days, calendar months beyond.
+
+    Rules: ``end_date`` must not be before ``start_date``. The delta compares with the
+    window of equal length just before (it starts no earlier than 1970-01-01).
     """
     sourced = await earnings.chart(reader, earnings.ChartQuery(by, window.start, window.end))
     return sourced.envelope(request)

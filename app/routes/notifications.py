@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Request
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath, FromQuery
 
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
 from app.live import LIST_PAGE, cursor_next, live_page, relay
-from app.params import Limit100
+from app.params import Limit100, identifier
 from app.upstream import paths
 
 #: Categories the list route filters by (the spec's list).
@@ -28,10 +28,7 @@ MarkableCategory = Literal[
     "subscribed", "purchases", "tip", "tags", "commented", "mentioned", "favorited",
     "message", "deactivated_media",
 ]
-FromId = Annotated[
-    int | None,
-    QueryParameter(ge=1, description="Cursor: the last notification id of the previous page."),
-]
+FromId = Annotated[int | None, identifier("Cursor: the last notification id of the previous page.")]
 
 
 @v1_get(

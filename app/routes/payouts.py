@@ -10,18 +10,16 @@ from typing import Annotated
 
 from litestar import Request
 from litestar.di import NamedDependency
-from litestar.params import Parameter
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, Limit100, Offset, provide_date_window
+from app.params import DateWindow, Limit100, Offset, provide_date_window, unix_seconds
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
 from app.store.source import READER, StoreReader
 
 Marker = Annotated[
-    int | None,
-    Parameter(ge=0, description="Snapshot pin, unix seconds: omit on the first page, then pass back unchanged."),
+    int | None, unix_seconds("Snapshot pin, unix seconds: omit on the first page, then pass back unchanged.")
 ]
 
 
@@ -35,7 +33,11 @@ Marker = Annotated[
 async def chargebacks(
     request: Request, reader: StoreReader, window: NamedDependency[DateWindow], limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
-    """Chargebacks filed in the window (by filing date), newest first."""
+    """Chargebacks filed in the window (by filing date), newest first.
+
+    Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
+    listed (the pin of the first page).
+    """
     query = SnapshotQuery(window.start, window.end, offset, limit, marker)
     sourced = await payouts.page(reader, payouts.CHARGEBACKS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query))
@@ -51,7 +53,11 @@ async def chargebacks(
 async def payout_requests(
     request: Request, reader: StoreReader, window: NamedDependency[DateWindow], offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
-    """Withdrawal requests, newest first; the page size is fixed at 10."""
+    """Withdrawal requests, newest first; the page size is fixed at 10.
+
+    Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
+    listed (the pin of the first page).
+    """
     query = SnapshotQuery(window.start, window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
     sourced = await payouts.page(reader, payouts.PAYOUT_REQUESTS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query, with_limit=False))

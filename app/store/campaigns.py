@@ -17,7 +17,7 @@ import msgspec
 from psycopg import AsyncConnection
 
 from app.errors import ApiError
-from app.params import upstream_timestamp
+from app.params import EARLIEST, DateWindow
 from app.store.earnings import percent_change
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
@@ -26,7 +26,6 @@ from app.upstream import paths
 LINKS = "tracking_links"
 DAILY = "tracking_link_daily_stats"
 DAY = timedelta(days=1)
-SECOND = timedelta(seconds=1)
 
 
 def _days(first: date, last: date) -> list[date]:
@@ -55,30 +54,17 @@ WHERE account_id = %s AND created_at >= %s AND created_at <= %s
 """
 
 
-@dataclass(frozen=True, slots=True)
-class CampaignWindow:
-    """[start, end] and the days it spans (the end's day clamped to today)."""
+def _window_days(window: DateWindow, now: datetime) -> tuple[date, date]:
+    """The days a window spans, the end's day clamped to today."""
+    return window.start.date(), min(window.end.date(), now.date())
 
-    start: datetime
-    end: datetime
 
-    def days(self, now: datetime) -> tuple[date, date]:
-        return self.start.date(), min(self.end.date(), now.date())
-
-    @property
-    def previous_days(self) -> tuple[date, date]:
-        """As many days as the window spans (today's clamp ignored), just before it."""
-        span = (self.end.date() - self.start.date()).days + 1
-        first = self.start.date()
-        return first - DAY * span, first - DAY
-
-    @property
-    def previous(self) -> tuple[datetime, datetime]:
-        length = self.end - self.start + SECOND
-        return self.start - length, self.start - SECOND
-
-    def upstream_params(self) -> dict[str, str]:
-        return {"start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
+def _previous_days(window: DateWindow) -> tuple[date, date]:
+    """As many days as the window spans (today's clamp ignored), just before it; never
+    before EARLIEST's day (nothing is stored before it)."""
+    first = window.start.date()
+    span = min((window.end.date() - first).days + 1, (first - EARLIEST.date()).days)
+    return first - DAY * span, first - DAY
 
 
 async def _daily(conn: AsyncConnection, account_id: int, first: date, last: date) -> dict[date, tuple[int, int]]:
@@ -95,22 +81,22 @@ async def _links_created(conn: AsyncConnection, account_id: int, start: datetime
     return (await cur.fetchone())[0]
 
 
-async def _chart_from_store(conn: AsyncConnection, account_id: int, window: CampaignWindow, now: datetime) -> dict:
-    first, last = window.days(now)
+async def _chart_from_store(conn: AsyncConnection, account_id: int, window: DateWindow, now: datetime) -> dict:
+    first, last = _window_days(window, now)
     sums = await _daily(conn, account_id, first, last)
     days = _days(first, last)
     return {"clicks": _series(days, sums, 0), "claims": _series(days, sums, 1)}
 
 
-async def _overview_from_store(conn: AsyncConnection, account_id: int, window: CampaignWindow, now: datetime) -> dict:
-    first, last = window.days(now)
+async def _overview_from_store(conn: AsyncConnection, account_id: int, window: DateWindow, now: datetime) -> dict:
+    first, last = _window_days(window, now)
     days = _days(first, last)
     sums = await _daily(conn, account_id, first, last)
-    before = await _daily(conn, account_id, *window.previous_days)
+    before = await _daily(conn, account_id, *_previous_days(window))
     count = await _links_created(conn, account_id, window.start, min(window.end, now))
-    previous_start, previous_end = window.previous
-    previous_count = await _links_created(conn, account_id, previous_start, min(previous_end, now))
-    any_link = await _links_created(conn, account_id, datetime(1970, 1, 1, tzinfo=UTC), now)
+    previous = window.previous
+    previous_count = await _links_created(conn, account_id, previous.start, min(previous.end, now))
+    any_link = await _links_created(conn, account_id, EARLIEST, now)
 
     def total(values: dict, which: int) -> int:
         return sum(v[which] for v in values.values())
@@ -132,29 +118,29 @@ async def _overview_from_store(conn: AsyncConnection, account_id: int, window: C
     }
 
 
-def _window_start(window: CampaignWindow) -> datetime:
+def _window_start(window: DateWindow) -> datetime:
     """The oldest moment the overview reads: the previous period of days or of seconds."""
-    return min(_at_midnight(window.previous_days[0]), window.previous[0])
+    return min(_at_midnight(_previous_days(window)[0]), window.previous.start)
 
 
-async def chart(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
+async def chart(reader: Reader, window: DateWindow) -> Sourced[dict]:
     async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
         return await _chart_from_store(conn, reader.account_id, window, reader.now)
 
     async def from_upstream() -> dict:
-        return await reader.live(paths.CAMPAIGNS_CHART, window.upstream_params(), expect={"clicks": list, "claims": list})
+        return await reader.live(paths.CAMPAIGNS_CHART, window.upstream(), expect={"clicks": list, "claims": list})
 
     return await reader.answer(
         DAILY, _at_midnight(window.start.date()), window.end, from_store=from_store, from_upstream=from_upstream
     )
 
 
-async def overview(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
+async def overview(reader: Reader, window: DateWindow) -> Sourced[dict]:
     async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
         return await _overview_from_store(conn, reader.account_id, window, reader.now)
 
     async def from_upstream() -> dict:
-        return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream_params(), expect={"campaigns": dict})
+        return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream(), expect={"campaigns": dict})
 
     return await reader.answer(
         (LINKS, DAILY), _window_start(window), window.end, from_store=from_store, from_upstream=from_upstream
@@ -167,14 +153,10 @@ async def overview(reader: Reader, window: CampaignWindow) -> Sourced[dict]:
 @dataclass(frozen=True, slots=True)
 class StatsQuery:
     link_id: int
-    start: datetime | None  # None: unbounded
-    end: datetime | None
+    window: DateWindow  # open ends: EARLIEST / LATEST, not sent upstream
 
     def upstream_params(self) -> dict[str, Any]:
-        return {
-            "date_start": upstream_timestamp(self.start) if self.start else None,
-            "date_end": upstream_timestamp(self.end) if self.end else None,
-        }
+        return self.window.upstream("date_start", "date_end")
 
 
 _LINK_SQL = "SELECT created_at FROM tracking_links WHERE account_id = %s AND id = %s"
@@ -198,8 +180,8 @@ async def _stats_from_store(conn: AsyncConnection, account_id: int, query: Stats
     created = await (await conn.execute(_LINK_SQL, (account_id, query.link_id))).fetchone()
     if created is None or created[0] > now:
         raise ApiError(404, f"tracking link {query.link_id} not found", "not_found")
-    first = query.start.date() if query.start else date(1970, 1, 1)
-    last = min(query.end.date(), now.date()) if query.end else now.date()
+    first = query.window.start.date()
+    last = min(query.window.end.date(), now.date())
     bounds = (account_id, query.link_id, first, last)
     daily = [msgspec.Raw(p) for (p,) in await (await conn.execute(_LINK_DAYS_SQL, bounds)).fetchall()]
     months = await (await conn.execute(_LINK_MONTHS_SQL, bounds)).fetchall()
@@ -235,8 +217,7 @@ async def link_stats(reader: Reader, query: StatsQuery) -> Sourced[dict]:
     async def remember(conn: AsyncConnection, body: dict) -> None:
         await write_items(conn, DAILY, reader.account_id, body["daily_metrics"], link_id=query.link_id)
 
-    start = _at_midnight(query.start.date()) if query.start else None
     return await reader.answer(
-        (LINKS, DAILY), start, query.end or reader.now,
+        (LINKS, DAILY), _at_midnight(query.window.start.date()), query.window.end,
         from_store=from_store, from_upstream=from_upstream, remember=remember,
     )

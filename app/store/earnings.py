@@ -25,7 +25,7 @@ import msgspec
 from psycopg import AsyncConnection, sql
 
 from app.live import LIST_PAGE
-from app.params import upstream_timestamp
+from app.params import previous_window, upstream_timestamp
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
@@ -230,8 +230,7 @@ class ChartQuery:
     @property
     def previous(self) -> tuple[datetime, datetime]:
         """The window of equal length just before this one (the ``delta`` baseline)."""
-        length = self.end - self.start + SECOND
-        return self.start - length, self.start - SECOND
+        return previous_window(self.start, self.end)
 
     def upstream_params(self) -> dict[str, Any]:
         return {"by": self.by, "start_date": upstream_timestamp(self.start), "end_date": upstream_timestamp(self.end)}
@@ -251,11 +250,13 @@ def _next_month(moment: datetime) -> datetime:
 
 def bucket_labels(start: datetime, end: datetime, daily: bool) -> list[datetime]:
     """Each bucket's start, covering the whole window (empty buckets included)."""
-    labels = []
-    cursor = _day_start(start) if daily else _month_start(start)
-    while cursor <= end:
-        labels.append(cursor)
+    if end < start:
+        return []
+    cursor, last = (_day_start(start), _day_start(end)) if daily else (_month_start(start), _month_start(end))
+    labels = [cursor]
+    while cursor < last:  # stops at the last bucket: a step past it may leave year 9999
         cursor = cursor + DAY if daily else _next_month(cursor)
+        labels.append(cursor)
     return labels
 
 

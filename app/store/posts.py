@@ -19,7 +19,7 @@ an ``(account_id, column, id)`` index.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Literal
 
 import msgspec
@@ -63,29 +63,17 @@ def cursor_parameter(order: str) -> str:
     return "before_publish_time" if _ORDERS[order][1] else "after_publish_time"
 
 
-def _label(name: str, raw: str | None) -> str | int | None:
-    if raw is None or raw == "":
+def _label(raw: str | None) -> str | int | None:
+    """A label as the declaration let it through (``LABEL_PATTERN``): a bucket or an id."""
+    if not raw:
         return None
-    if raw in ARCHIVES:
-        return raw
-    if raw.isdigit():
-        return int(raw)
-    raise bad_parameter(name, "must be a numeric label id, archived or private_archived")
-
-
-def _marker(name: str, raw: str) -> Decimal:
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite():
-        raise bad_parameter(name, "must be unix seconds with six decimals (a tailMarker)")
-    return value
+    return raw if raw in ARCHIVES else int(raw)
 
 
 @dataclass(frozen=True, slots=True)
 class PostsQuery:
-    """A validated posts query: every rule the spec states is checked in :meth:`parse`."""
+    """A posts query, its parameters already checked by their declarations
+    (``app.routes.posts``); :meth:`parse` converts them."""
 
     order: str = "publish_date_desc"
     limit: int = 10
@@ -113,22 +101,21 @@ class PostsQuery:
         before_publish_time: str | None,
         after_publish_time: str | None,
     ) -> PostsQuery:
-        given = {"before_publish_time": before_publish_time, "after_publish_time": after_publish_time}
-        wanted = cursor_parameter(order)
-        for name, value in given.items():
-            if value and name != wanted:
-                raise bad_parameter(name, f"not allowed with order={order}; use {wanted}")
-        raw = given[wanted] or None
+        """``cursor`` is the one cursor parameter the order pages with (``cursor_parameter``;
+        the route refuses the other)."""
+        raw = {"before_publish_time": before_publish_time, "after_publish_time": after_publish_time}[
+            cursor_parameter(order)
+        ] or None
         return cls(
             order=order,
             limit=min(limit, LIMIT_MAX),
             media_type=media_type,
-            label=_label("label", label),
-            exclude_label=_label("exclude_label", exclude_label),
+            label=_label(label),
+            exclude_label=_label(exclude_label),
             text=text or None,
             pinned=pinned,
             counters=counters,
-            cursor=_marker(wanted, raw) if raw else None,
+            cursor=Decimal(raw) if raw else None,
             cursor_raw=raw,
         )
 

@@ -30,6 +30,7 @@ from app.envelope import Envelope
 from app.gate.dependencies import connected_account
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
+from app.params import AccountId
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
 logger = logging.getLogger(__name__)
@@ -238,6 +239,7 @@ class Reader:
 
 async def provide_reader(
     state: State,
+    account_id: AccountId,
     fresh: bool = Parameter(
         default=False, description="true: read the upstream live, even when the store covers the window."
     ),
@@ -249,6 +251,8 @@ async def provide_reader(
     ``upstream`` dependencies: Litestar resolves dependencies of one level concurrently in
     an anyio task group when there are several, and that costs more per request than the
     whole store query (see docs/benchmarks.md, "Store-served earnings").
+    ``account_id`` declares the path parameter's bounds (the schema shows them); the gate
+    has already checked that account.
     """
     return Reader(
         pool=state.pool,
