@@ -41,10 +41,11 @@ UNIX_MAX = int(LATEST.timestamp())
 #: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
 TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
 #: The same as a pattern (ASCII digits, a four-digit year; seconds, fractions and an offset
-#: optional). Litestar checks it with ``re.search``; ``parse_timestamp`` with ``fullmatch``.
+#: optional; empty means absent). Litestar checks it with ``re.search``, ``parse_timestamp``
+#: with ``fullmatch``.
 TIMESTAMP_PATTERN = (
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
-    r"([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?)?$"
+    r"^([0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?)?)?$"
 )
 _TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
 
@@ -126,7 +127,7 @@ def parse_timestamp(name: str, raw: str, *, end: bool = False) -> datetime:
     when ``end`` is set (so ``end_date=2024-05-31`` includes the whole of the 31st).
     The result lies in [EARLIEST, LATEST], else 400 naming ``name``.
     """
-    if not _TIMESTAMP.fullmatch(raw):
+    if not raw or not _TIMESTAMP.fullmatch(raw):
         raise bad_parameter(name, TIMESTAMP_RULE)
     try:
         if len(raw) == _BARE_DATE_LENGTH:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Literal, TypeVar
 
+from cachetools import TTLCache
 from litestar import Request
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
@@ -120,23 +121,17 @@ async def read_coverage(
 
 
 class CoverageCache:
-    """Coverages read in the last ``COVERAGE_TTL`` seconds, per (account, resources)."""
+    """Coverages read in the last ``ttl`` seconds, per (account, resources); at most
+    ``maxsize`` of them (the least recently used go first)."""
 
-    def __init__(self, ttl: float = COVERAGE_TTL, clock=time.monotonic) -> None:
-        self._ttl = ttl
-        self._clock = clock
-        self._held: dict[tuple[int, object], tuple[float, Coverage]] = {}
+    def __init__(self, ttl: float = COVERAGE_TTL, clock=time.monotonic, maxsize: int = 100_000) -> None:
+        self._held: TTLCache[tuple[int, object], Coverage] = TTLCache(maxsize, ttl, timer=clock)
 
     async def get(self, conn: AsyncConnection, account_id: int, resource: str | tuple[str, ...]) -> Coverage:
         key = (account_id, resource)
-        now = self._clock()
-        held = self._held.get(key)
-        if held is not None and now - held[0] < self._ttl:
-            return held[1]
-        coverage = await read_coverage(conn, account_id, resource)
-        if len(self._held) > 100_000:  # many accounts: start over rather than grow forever
-            self._held.clear()
-        self._held[key] = (now, coverage)
+        coverage = self._held.get(key)
+        if coverage is None:
+            coverage = self._held[key] = await read_coverage(conn, account_id, resource)
         return coverage
 
     def clear(self) -> None:

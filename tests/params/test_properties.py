@@ -1,0 +1,162 @@
+"""Property: every route's parameters, drawn across each type's whole range and its edges,
+answer 200 or a 4xx ``{"error"}`` -- never a 5xx.
+
+The routes and their parameters come from the app itself (its route handlers and its
+OpenAPI schema), so a new route or parameter is covered without editing this file. Values
+are drawn from the schema's type: integers at and around their declared bounds and past
+bigint, strings matching and breaking their pattern (dates at the edges of ``datetime`` with
+offsets), enumerations and junk (NUL, non-ASCII digits). The store covers the account's
+whole history (empty tables), so ``fresh`` picks the store or the sandbox. Bounded: a few
+derandomized examples per route, so the file runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.params import BIGINT_MAX, EARLIEST, LATEST, TIMESTAMP_PATTERN
+from app.routes import route_handlers
+
+EXAMPLES_PER_ROUTE = 20
+
+#: Every operation under /v1/, as (method, OpenAPI path).
+OPERATIONS = sorted(
+    (method, path.replace(":int}", "}").replace(":str}", "}"))
+    for handler in route_handlers()
+    for path in handler.paths
+    if path.startswith("/v1/")
+    for method in handler.http_methods
+)
+
+COVERED = ("earnings", "posts", "tracking_links", "tracking_link_daily_stats", "chargebacks", "payout_requests")
+
+_JUNK = st.sampled_from(["", " ", "\x00", "a\x00b", "\u00b2", "\u0663\u0662", "1.5", "-0", "1e3", "NaN", "true", "%", "null"])
+_EDGE_INTS = [0, 1, -1, 2**31, 2**53 + 1, BIGINT_MAX, BIGINT_MAX + 1, 2**64, -(2**63), -(2**63) - 1, 10**30]
+_FIRST, _LAST = EARLIEST.replace(tzinfo=None), LATEST.replace(tzinfo=None)
+_OFFSETS = ["+00:00", "+01:00", "-05:00", "+23:59", "-23:59", "+14"]
+
+
+def _integers(schema: dict, valid: bool) -> st.SearchStrategy[str]:
+    low, high = schema.get("minimum"), schema.get("maximum")
+    low, high = (None if low is None else int(low)), (None if high is None else int(high))
+    inside = [v for v in (low, high, 0, 1) if v is not None and (low is None or v >= low) and (high is None or v <= high)]
+    allowed = st.sampled_from(inside) | st.integers(low, high)
+    if valid:
+        return allowed.map(str)
+    edges = _EDGE_INTS + [b + d for b in (low, high) if b is not None for d in (-1, 1)]
+    return st.one_of(allowed, st.sampled_from(edges), st.integers()).map(str) | _JUNK
+
+
+def _form(moment: datetime, offset: str, separator: str, bare: bool) -> str:
+    day = f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+    return day if bare else f"{day}{separator}{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}{offset}"
+
+
+def _moments(valid: bool) -> st.SearchStrategy[str]:
+    """Dates in every accepted form; valid ones anywhere in the supported range (its edges
+    included), the others anywhere in what ``datetime`` holds, with offsets."""
+    separator = st.sampled_from([" ", "T"])
+    edges = st.sampled_from([_FIRST, _LAST, _LAST.replace(hour=0, minute=0, second=0)])
+    if valid:
+        utc = st.sampled_from(["", "Z", "+00:00"])
+        inside = st.builds(_form, edges | st.datetimes(_FIRST, _LAST), utc, separator, st.booleans())
+        shifted = st.builds(
+            _form, st.datetimes(_FIRST + timedelta(days=1), _LAST - timedelta(days=1)), st.sampled_from(_OFFSETS),
+            separator, st.just(False),
+        )
+        return inside | shifted
+    anywhere = st.sampled_from([datetime.min, datetime.max, datetime(1969, 12, 31, 23, 59, 59), datetime(9999, 12, 31),
+                                datetime(1000, 1, 1)]) | st.datetimes()
+    return st.builds(_form, anywhere, st.sampled_from(["", "Z", *_OFFSETS]), separator, st.booleans()) | _JUNK
+
+
+def _strings(schema: dict, valid: bool) -> st.SearchStrategy[str]:
+    pattern = schema.get("pattern")
+    if pattern == TIMESTAMP_PATTERN:
+        return _moments(valid)
+    allowed = st.from_regex(pattern, fullmatch=True) if pattern else st.text(max_size=20).filter(lambda t: "\x00" not in t)
+    return allowed if valid else allowed | _JUNK | st.text(max_size=12)
+
+
+def _values(schema: dict, valid: bool) -> st.SearchStrategy[str]:
+    """A query or path value for a parameter of this JSON schema (``oneOf`` with null too):
+    one the declaration allows when ``valid``, else anything."""
+    shared = {key: value for key, value in schema.items() if key != "oneOf"}  # e.g. a pattern
+    options = [{**shared, **s} for s in schema.get("oneOf", [schema]) if s.get("type") != "null"]
+    strategies = []
+    for option in options:
+        if "enum" in option:
+            allowed = st.sampled_from([str(v) for v in option["enum"]])
+            strategies.append(allowed if valid else allowed | _JUNK)
+        elif option.get("type") == "integer":
+            strategies.append(_integers(option, valid))
+        elif option.get("type") == "boolean":
+            allowed = st.sampled_from(["true", "false"])
+            strategies.append(allowed if valid else allowed | _JUNK | st.just("yes"))
+        else:
+            strategies.append(_strings(option, valid))
+    return st.one_of(strategies) if strategies else st.text(max_size=20)
+
+
+@pytest.fixture(scope="module")
+def schema_paths() -> dict[str, Any]:
+    return {}
+
+
+@pytest.fixture
+def openapi(edge_api, schema_paths) -> dict[str, Any]:
+    if not schema_paths:
+        response = edge_api.client.get("/docs/openapi.json")
+        assert response.status_code == 200
+        schema_paths.update(response.json()["paths"])
+    return schema_paths
+
+
+@pytest.fixture
+def covered(edge_api, db, sandbox):
+    """The account's whole history is "synced" (no rows): the store answers unless fresh."""
+    for resource in COVERED:
+        db.execute(
+            "INSERT INTO sync_state (account_id, resource, coverage_start, coverage_end, last_success_at)"
+            " VALUES (%s, %s, to_timestamp(0), to_timestamp(%s), to_timestamp(%s))",
+            (edge_api.account_id, resource, sandbox.epoch, sandbox.epoch),
+        )
+    from app.store.source import _COVERAGE_CACHE
+
+    _COVERAGE_CACHE.clear()
+    return edge_api
+
+
+@pytest.mark.parametrize("method, path", OPERATIONS)
+def test_no_parameter_value_answers_a_5xx(covered, openapi, method, path):
+    declared = openapi[path][method.lower()].get("parameters", [])
+
+    def parameters(valid: bool) -> st.SearchStrategy[tuple[dict[str, str], dict[str, str]]]:
+        query = {p["name"]: _values(p["schema"], valid) for p in declared if p["in"] == "query"}
+        in_path = {p["name"]: _values(p["schema"], valid) for p in declared if p["in"] == "path" and p["name"] != "account_id"}
+        return st.tuples(st.fixed_dictionaries({}, optional=query), st.fixed_dictionaries(in_path))
+
+    @settings(
+        max_examples=EXAMPLES_PER_ROUTE, derandomize=True, database=None, deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(st.booleans().flatmap(parameters))
+    def answers_without_5xx(drawn: tuple[dict[str, str], dict[str, str]]) -> None:
+        params, path_values = drawn
+        url = path.replace("{account_id}", str(covered.account_id))
+        for name, value in path_values.items():
+            url = url.replace("{" + name + "}", quote(value, safe="") or "0")
+        if params:
+            url += "?" + urlencode(params, quote_via=quote, safe="")
+        response = covered.client.request(method, url, headers={"Authorization": f"Bearer {covered.key}"})
+        assert response.status_code < 500, (url, response.status_code, response.text[:300])
+        if response.status_code >= 400:
+            assert "error" in response.json(), (url, response.text[:300])
+
+    answers_without_5xx()
