@@ -25,6 +25,7 @@ from litestar import Request
 from app.envelope import Envelope
 from app.errors import ApiError
 from app.gate.state import current_gate
+from app.store import credentials
 from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.errors import UpstreamBadBody
 
@@ -83,18 +84,6 @@ def _unexpected_member(payload: object, expect: Shape) -> str | None:
 
 # --- the credential of account-less routes ----------------------------------------------
 
-#: The upstream serves trending GIFs to any signed-in account, but not anonymously, and the
-#: route names no account: it borrows the credential of one of the caller organization's
-#: connected accounts, active ones first (then the oldest), so answers are stable.
-_ORGANIZATION_CREDENTIAL_SQL = """
-SELECT a.id, a.upstream_token
-FROM accounts a JOIN api_keys k ON k.organization_id = a.organization_id
-WHERE k.id = %(key_id)s
-ORDER BY a.status = 'active' DESC, a.id
-LIMIT 1
-"""
-
-
 async def organization_credential(request: Request) -> UpstreamAccount:
     """An upstream credential of the calling organization, for routes without an account.
 
@@ -103,16 +92,15 @@ async def organization_credential(request: Request) -> UpstreamAccount:
     """
     key_id = current_gate().result.key_id  # set by the gate middleware
     async with request.app.state.pool.connection() as conn:
-        cursor = await conn.execute(_ORGANIZATION_CREDENTIAL_SQL, {"key_id": key_id})
-        row = await cursor.fetchone()
-    if row is None:
+        account = await credentials.organization_credential(conn, key_id)
+    if account is None:
         raise ApiError(
             424,
             "no account is connected to this organization: the upstream GIF proxy needs the "
             "credential of a connected account",
             "no_connected_account",
         )
-    return UpstreamAccount(account_id=row[0], token=row[1])
+    return account
 
 
 # --- paging rules ---------------------------------------------------------------------

@@ -276,8 +276,12 @@ def identifier(description: str) -> Parameter:
 
 
 def unix_seconds(description: str) -> Parameter:
-    """A unix-seconds cursor, within the supported range of moments."""
-    return Parameter(ge=0, le=UNIX_MAX, description=description)
+    """A unix-seconds cursor, within the supported range of moments.
+
+    ``schema_extra`` repeats the lower bound: Litestar leaves a ``minimum`` of 0 out of the
+    schema of an optional integer.
+    """
+    return Parameter(ge=0, le=UNIX_MAX, description=description, schema_extra={"minimum": 0})
 
 
 def text(description: str, name: str | None = None) -> Parameter:

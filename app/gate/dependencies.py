@@ -14,14 +14,19 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 
 from app.gate.state import current_gate
+from app.params import AccountId
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
 ConnectedAccount = NamedDependency[UpstreamAccount]
 Upstream = NamedDependency[UpstreamClient]
 
 
-def connected_account() -> UpstreamAccount:
-    """The request's account, already checked by the gate to be the caller's."""
+def connected_account(account_id: AccountId) -> UpstreamAccount:
+    """The request's account, already checked by the gate to be the caller's.
+
+    ``account_id`` declares the path parameter's bounds for the schema; the gate has read
+    it (and answered 404 for one past them) before Litestar parses it.
+    """
     state = current_gate()
     token = state.result.upstream_token
     if state.account_id is None or token is None:

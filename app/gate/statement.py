@@ -23,9 +23,8 @@ from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
 from app.envelope import Credits, Meta, RateLimits
+from app.params import BIGINT_MAX  # account ids outside 1..BIGINT_MAX name no account
 
-#: Account ids are PostgreSQL bigints: anything outside 1..BIGINT_MAX names no account.
-BIGINT_MAX = 2**63 - 1
 
 GATE_SQL = """
 WITH clock AS (

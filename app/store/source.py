@@ -252,7 +252,7 @@ async def provide_reader(
     return Reader(
         pool=state.pool,
         upstream=state.upstream,
-        account=connected_account(),
+        account=connected_account(account_id),
         fresh=fresh,
         read_pool=state.get("read_pool"),
     )

@@ -106,9 +106,17 @@ def test_dates_sent_upstream_have_zero_padded_four_digit_years():
     assert upstream_timestamp(datetime(1, 1, 1, tzinfo=UTC)) == "0001-01-01 00:00:00"
 
 
+@pytest.mark.parametrize("path", ["/v1/99999999999999999999/chats", "/v1/99999999999999999999/earnings"])
+def test_an_account_id_past_bigint_is_refused_naming_it(edge_api, path):
+    response = edge_api.get(path)
+    assert response.status_code in (400, 404), response.text
+    assert "account" in error_of(response, response.status_code)
+
+
 @pytest.mark.parametrize(
     "path, query",
     [
+        ("/v1/99999999999999999999/chats", ""),
         ("/v1/{account}/earnings", "start_date=0001-01-01T00:00:00%2B01:00"),
         ("/v1/{account}/posts", "label=%C2%B2"),
         ("/v1/{account}/posts", "query=%00"),

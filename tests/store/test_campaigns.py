@@ -48,11 +48,28 @@ def test_link_stats_from_the_store_equal_the_upstream(filled, dates):
 
 
 def test_unknown_link_is_a_404_from_the_store(filled):
+    before = filled.sandbox.requests(filled.account_id)
     response = filled.get("/tracking-links/424242/stats")
     assert response.status_code == 404
+    assert response.json() == {"error": "tracking link 424242 not found", "code": "not_found"}
+    # Answered by the store (it covers the links): the upstream was not asked.
+    assert filled.sandbox.requests(filled.account_id) == before
 
 
-def test_bad_dates_are_400s(store_api):
-    assert store_api.get("/tracking-links/1/stats", date_start="soon").status_code == 400
-    assert store_api.get("/campaigns/overview", start_date="2025-13-01").status_code == 400
-    assert store_api.get("/campaigns/chart", start_date="2025-12-02", end_date="2025-12-01").status_code == 400
+@pytest.mark.parametrize(
+    "route, params, name, rule",
+    [
+        ("/tracking-links/1/stats", {"date_start": "soon"}, "date_start", "YYYY-MM-DD"),
+        ("/tracking-links/1/stats", {"date_start": "2025-03-02", "date_end": "2025-03-01"}, "date_end", "must not be before date_start"),
+        ("/campaigns/overview", {"start_date": "2025-13-01"}, "start_date", "YYYY-MM-DD"),
+        ("/campaigns/chart", {"start_date": "2025-12-02", "end_date": "2025-12-01"}, "end_date", "must not be before start_date"),
+    ],
+)
+def test_bad_dates_are_400s_naming_the_parameter_and_the_rule(store_api, route, params, name, rule):
+    before = store_api.sandbox.requests(store_api.account_id)
+    response = store_api.get(route, **params)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid_parameter"
+    assert name in body["error"] and rule in body["error"], body
+    assert store_api.sandbox.requests(store_api.account_id) == before  # refused before any upstream call

@@ -1,0 +1,29 @@
+"""Upstream credentials of an organization's accounts: the API's repository for them.
+
+The trending-GIFs route names no account, but the upstream serves it only to a signed-in
+account: it borrows the credential of one of the caller organization's connected accounts,
+active ones first (then the oldest), so answers are stable.
+"""
+
+from __future__ import annotations
+
+from psycopg import AsyncConnection
+from psycopg.rows import class_row
+
+from app.upstream.client import UpstreamAccount
+
+_ORGANIZATION_CREDENTIAL_SQL = """
+SELECT a.id AS account_id, a.upstream_token AS token
+FROM accounts a JOIN api_keys k ON k.organization_id = a.organization_id
+WHERE k.id = %(key_id)s
+ORDER BY a.status = 'active' DESC, a.id
+LIMIT 1
+"""
+
+
+async def organization_credential(conn: AsyncConnection, key_id: int) -> UpstreamAccount | None:
+    """A credential of the organization that owns API key ``key_id``; None when it has no
+    connected account."""
+    async with conn.cursor(row_factory=class_row(UpstreamAccount)) as cursor:
+        await cursor.execute(_ORGANIZATION_CREDENTIAL_SQL, {"key_id": key_id})
+        return await cursor.fetchone()
