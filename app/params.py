@@ -70,6 +70,12 @@ _PATTERN_RULES = {
 }
 
 
+def rule_pattern(pattern: str, rule: str) -> str:
+    """``pattern``, registered so a 400 for it states ``rule`` in words (see ``pattern_rule``)."""
+    _PATTERN_RULES[pattern] = rule
+    return pattern
+
+
 def pattern_rule(message: str) -> str:
     """The rule in words for Litestar's "Expected `str` matching regex '...'" message."""
     for pattern, rule in _PATTERN_RULES.items():
@@ -223,6 +229,12 @@ class DateWindow:
 
 
 _DATE_SCHEMA = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}
+
+
+def timestamp(description: str) -> Parameter:
+    """A single date parameter (outside a ``DateWindow``), with the accepted forms as its
+    pattern; read it with ``parse_timestamp``."""
+    return Parameter(description=f"{description} {TIMESTAMP_RULE}; {RANGE_RULE}.", **_DATE_SCHEMA)
 _START_DOC = f"Earliest moment (UTC). {TIMESTAMP_RULE}; {RANGE_RULE}. Default: two years ago."
 _END_DOC = f"Latest moment (UTC). {TIMESTAMP_RULE}; {RANGE_RULE}. Default: the end of today."
 _OPEN_DOC = f"UTC. {TIMESTAMP_RULE}; {RANGE_RULE}. Absent: unbounded."

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from litestar import Request
-from litestar.params import FromPath, FromQuery, Parameter
+from litestar.params import FromQuery, Parameter
 from litestar.response import Stream
 
 from app.errors import ApiError
@@ -16,11 +16,15 @@ from app.exports.columns import RESOURCES
 from app.exports.formats import FORMATS
 from app.exports.run import OutsideCoverage, checked_window, encoded
 from app.gate import ConnectedAccount, v1_get
-from app.params import TIMESTAMP_RULE, bad_parameter, parse_timestamp
+from app.params import bad_parameter, parse_timestamp, rule_pattern, timestamp
 
-DateParam = Annotated[
-    str | None,
-    Parameter(max_length=40, description=f"{TIMESTAMP_RULE}. Default: the stored coverage's bound."),
+DateParam = Annotated[str | None, timestamp("Default: the stored coverage's bound.")]
+Resource = Annotated[
+    str,
+    Parameter(
+        pattern=rule_pattern(f"^({'|'.join(RESOURCES)})$", f"must be one of {', '.join(RESOURCES)}"),
+        description="The stored resource.",
+    ),
 ]
 
 
@@ -33,7 +37,7 @@ DateParam = Annotated[
 async def export_rows(
     request: Request,
     account: ConnectedAccount,
-    resource: FromPath[str],
+    resource: Resource,
     format: FromQuery[Literal["csv", "parquet"]] = "csv",  # noqa: A002 - the parameter's name in the URL
     start_date: DateParam = None,
     end_date: DateParam = None,

@@ -121,7 +121,7 @@ def _short_windows(names: tuple[str, str]) -> st.SearchStrategy[dict[str, str]]:
     """Both ends of a window of up to 400 days anywhere in the supported range, its edges
     included, in every accepted form (or neither end)."""
     def window(start: datetime, days: int, seconds: int, forms: tuple) -> dict[str, str]:
-        end = min(start + timedelta(days=days, seconds=seconds), _LAST)
+        end = start + min(timedelta(days=days, seconds=seconds), _LAST - start)
         return {names[0]: _form(start, *forms[0]), names[1]: _form(end, *forms[1])}
 
     anchor = st.sampled_from([_FIRST, _LAST, _LAST - timedelta(days=30)]) | st.datetimes(_FIRST, _LAST)
