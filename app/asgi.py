@@ -15,6 +15,7 @@ from app.db.pool import create_pool
 from app.errors import exception_handlers
 from app.gate import Meter, StatusRecorder, gate_middleware, refuse_ungated_routes
 from app.logging import configure_logging
+from app.request_context import add_request_id_header, request_context_middleware
 from app.routes import route_handlers
 from app.settings import Settings
 from app.upstream.client import UpstreamClient
@@ -48,7 +49,7 @@ def openapi_config() -> OpenAPIConfig:
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    configure_logging(settings)
+    configure_logging(settings, "api")
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -80,7 +81,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=route_handlers(),
         lifespan=[lifespan],
-        middleware=[gate_middleware],
+        middleware=[request_context_middleware, gate_middleware],
+        before_send=[add_request_id_header],
         on_startup=[refuse_ungated_routes],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,

@@ -74,18 +74,39 @@ def migrate(settings: Settings, revision: str) -> None:
 @click.option("--workers", type=int, default=None, help="Processes (default RELAY_API_WORKERS).")
 @pass_settings
 def serve(settings: Settings, host: str | None, port: int | None, workers: int | None) -> None:
-    """Run the HTTP API."""
+    """Run the HTTP API (and its metrics on RELAY_API_METRICS_PORT when set)."""
     import uvicorn
 
+    from app.logging import configure_logging
+
+    configure_logging(settings, "api")
+    port = port or settings.api_port
+    _serve_api_metrics(settings, host or settings.api_host, port)
     uvicorn.run(
         "app.asgi:create_app",
         factory=True,
         host=host or settings.api_host,
-        port=port or settings.api_port,
+        port=port,
         workers=workers or settings.api_workers,
         log_config=None,
         access_log=False,
     )
+
+
+def _serve_api_metrics(settings: Settings, host: str, port: int) -> None:
+    """Multiprocess metrics: every API process writes its samples under one directory, emptied
+    here first; this process serves their sum. Set before any API process imports the client."""
+    import os
+    import shutil
+
+    path = (settings.data_dir / "metrics" / f"api-{port}").resolve()
+    shutil.rmtree(path, ignore_errors=True)  # a previous run's counters would add to ours
+    path.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
+    if settings.api_metrics_port:
+        from app.metrics import multiprocess_registry, serve_metrics
+
+        serve_metrics(host, settings.api_metrics_port, multiprocess_registry(path))
 
 
 @main.command()

@@ -8,6 +8,7 @@ child processes until interrupted.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -16,6 +17,8 @@ import time
 from dataclasses import dataclass
 
 import httpx
+
+from app.logging import configure_logging
 
 from app.db.embedded import resolve_database_url
 from app.db.migrate import upgrade
@@ -26,6 +29,8 @@ DEMO_ORGANIZATION = "demo"
 DEMO_ACCOUNTS = (1001, 1002)
 DEMO_CREDITS = 1_000_000
 STARTUP_TIMEOUT = 60.0
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ def _banner(settings: Settings, access: DemoAccess) -> str:
         [
             "",
             "Creator Relay demo is running.",
-            f"  API:      {base}   (docs: {base}/docs, health: {base}/health)",
+            f"  API:      {base}   (docs: {base}/docs, health: {base}/health, status: {base}/status)",
             f"  Sandbox:  http://{settings.sandbox_host}:{settings.sandbox_port}",
             f"  Accounts: {', '.join(map(str, access.account_ids))} (sandbox data, synced by the worker)",
             f"  API key:  {access.api_key}",
@@ -106,11 +111,35 @@ def _banner(settings: Settings, access: DemoAccess) -> str:
     )
 
 
+def _announce(settings: Settings, access: DemoAccess) -> None:
+    """The banner: a readable block with RELAY_LOG_JSON=false, else one JSON log line
+    (``demo_ready``) with the same facts, so every line the stack writes parses as JSON."""
+    if not settings.log_json:
+        print(_banner(settings, access), flush=True)
+        return
+    base = f"http://{settings.api_host}:{settings.api_port}"
+    logger.info(
+        "demo_ready",
+        extra={
+            "api": base,
+            "docs": f"{base}/docs",
+            "status_page": f"{base}/status",
+            "sandbox": f"http://{settings.sandbox_host}:{settings.sandbox_port}",
+            "accounts": list(access.account_ids),
+            "api_key": access.api_key,
+            "try": f"curl -H 'Authorization: Bearer {access.api_key}' '{base}/v1/{access.account_ids[0]}/earnings'",
+            "readable_banner": "RELAY_LOG_JSON=false make run",
+        },
+    )
+
+
 def run_demo(settings: Settings) -> int:
     # SIGTERM ends the demo like Ctrl-C: children are stopped and the embedded server with them.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    configure_logging(settings, "cli")
     database_url = resolve_database_url(settings)
-    print(f"database: {'embedded under ' + str(settings.data_dir) if not settings.database_url else 'configured'}")
+    where = "configured" if settings.database_url else f"embedded under {settings.data_dir}"
+    logger.info("demo_database", extra={"database": where})
     upgrade(database_url)
     access = provision(database_url, settings)
 
@@ -123,14 +152,14 @@ def run_demo(settings: Settings) -> int:
         procs.append(subprocess.Popen([*relay, "worker"], env=env))
         procs.append(subprocess.Popen([*relay, "serve"], env=env))
         _wait_until_up(f"http://{settings.api_host}:{settings.api_port}/health", procs)
-        print(_banner(settings, access), flush=True)
+        _announce(settings, access)
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
         return 1  # a child died on its own
     except KeyboardInterrupt:
         return 0
     except RuntimeError as exc:
-        print(f"demo: {exc}", file=sys.stderr)
+        logger.error("demo_failed", extra={"error": str(exc)})
         return 1
     finally:
         for p in procs:

@@ -1,12 +1,24 @@
-"""Structured logging: one JSON object per line, event name as the message,
-fields from ``extra={...}``."""
+"""One logging set-up for every process (API, worker, sandbox, CLI), built on structlog.
+
+Every record -- ours (``logger.info("event", extra={...})``), uvicorn's, APScheduler's,
+Alembic's -- goes through the standard library's root logger and one structlog
+``ProcessorFormatter``, so every line carries the same fields:
+
+``ts`` (ISO 8601, UTC), ``level``, ``logger``, ``process`` (api, worker, sandbox, cli),
+``pid``, ``event`` (the message), the ``extra`` fields, the request's ``request_id`` while
+one is being served (bound with structlog's context variables), and ``exc`` for tracebacks.
+
+JSON lines by default; ``RELAY_LOG_JSON=false`` renders the same fields as readable lines.
+APScheduler's routine "Running job"/"executed successfully" records are demoted to DEBUG.
+"""
 
 from __future__ import annotations
 
-import json
 import logging
+import os
 import sys
-from datetime import UTC, datetime
+
+import structlog
 
 from app.settings import Settings
 
@@ -15,42 +27,106 @@ _RECORD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) |
     "message",
     "asctime",
     "taskName",
+    "_from_structlog",
+    "_logger",
+    "_name",
 }
 
-
-def _fields(record: logging.LogRecord) -> dict:
-    return {k: v for k, v in vars(record).items() if k not in _RECORD_ATTRS}
-
-
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "event": record.getMessage(),
-            **_fields(record),
-        }
-        if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+#: Loggers whose INFO records are routine (one per scheduler tick): demoted to DEBUG.
+ROUTINE_LOGGERS = ("apscheduler.executors.default",)
 
 
-class TextFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        fields = " ".join(f"{k}={v}" for k, v in _fields(record).items())
-        line = f"{record.levelname.lower():7} {record.name}: {record.getMessage()} {fields}".rstrip()
-        if record.exc_info:
-            line += "\n" + self.formatException(record.exc_info)
-        return line
+def _extra_fields(logger: object, name: str, event_dict: dict) -> dict:
+    """Copy a stdlib record's ``extra={...}`` fields into the event."""
+    record = event_dict.get("_record")
+    if record is not None:
+        for key, value in vars(record).items():
+            if key not in _RECORD_ATTRS and key not in event_dict:
+                event_dict[key] = value
+    return event_dict
 
 
-def configure_logging(settings: Settings) -> None:
+def _process_fields(process: str):
+    pid = os.getpid()
+
+    def add(logger: object, name: str, event_dict: dict) -> dict:
+        event_dict.setdefault("process", process)
+        event_dict["pid"] = pid  # read at configure time: each uvicorn worker configures itself
+        return event_dict
+
+    return add
+
+
+def _rename_exception(logger: object, name: str, event_dict: dict) -> dict:
+    if "exception" in event_dict:
+        event_dict["exc"] = event_dict.pop("exception")
+    return event_dict
+
+
+class _DemoteRoutine(logging.Filter):
+    """Lower a routine logger's INFO records to DEBUG (and drop them unless DEBUG is on)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger().isEnabledFor(logging.DEBUG)
+        return True
+
+
+def shared_processors(process: str) -> list:
+    """The processors both our structlog loggers and foreign (stdlib) records go through."""
+    return [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True, key="ts"),
+        _process_fields(process),
+        _extra_fields,
+    ]
+
+
+def formatter(json_lines: bool, process: str) -> structlog.stdlib.ProcessorFormatter:
+    renderer = (
+        structlog.processors.JSONRenderer(default=str)
+        if json_lines
+        else structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts")
+    )
+    return structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared_processors(process),
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            _rename_exception,
+            renderer,
+        ],
+    )
+
+
+def configure_logging(settings: Settings, process: str = "cli") -> None:
+    """Route every record of this process through one handler on stderr."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if settings.log_json else TextFormatter())
+    handler.setFormatter(formatter(settings.log_json, process))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level.upper())
-    # Access logs are metered in the database already; keep uvicorn's quiet.
+    structlog.configure(
+        processors=[
+            *shared_processors(process)[:-1],
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    # uvicorn's and Alembic's loggers: no handlers of their own, everything to the root.
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "alembic"):
+        named = logging.getLogger(name)
+        named.handlers[:] = []
+        named.propagate = True
+    # Access logs are metered in the database (and counted in /metrics) already.
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    for name in ROUTINE_LOGGERS:
+        routine = logging.getLogger(name)
+        if not any(isinstance(f, _DemoteRoutine) for f in routine.filters):
+            routine.addFilter(_DemoteRoutine())

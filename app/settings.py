@@ -102,6 +102,12 @@ class Settings:
         1000, "Requests per minute given to a new organization.", int
     )
     default_limit_day: int = _setting(50000, "Requests per day given to a new organization.", int)
+    api_metrics_port: int = _setting(
+        0,
+        "Port `relay serve` serves the API's Prometheus metrics on (all its processes summed; "
+        "any path, e.g. /metrics), on RELAY_API_HOST. 0: not served.",
+        int,
+    )
     max_body_bytes: int = _setting(
         1024, "Largest request body accepted (bytes); larger bodies get 413.", int
     )
@@ -168,6 +174,11 @@ class Settings:
     worker_id: str | None = _setting(
         None, "Name this worker leaves on its leases and runs (default host:pid).", _optional_str
     )
+    worker_metrics_port: int = _setting(
+        0, "Port `relay worker` serves its Prometheus metrics on (127.0.0.1 unless "
+        "RELAY_WORKER_METRICS_HOST says otherwise). 0: not served.", int
+    )
+    worker_metrics_host: str = _setting("127.0.0.1", "Address the worker's metrics port binds to.", str)
     sync_intervals: str = _setting(
         "",
         "Overrides of the incremental sync interval per resource, as resource=duration "
@@ -283,6 +294,9 @@ class Settings:
         for port_field in ("api_port", "sandbox_port"):
             if not 0 < getattr(self, port_field) < 65536:
                 yield f"{env_name(port_field)} must be between 1 and 65535"
+        for port_field in ("api_metrics_port", "worker_metrics_port"):
+            if not 0 <= getattr(self, port_field) < 65536:
+                yield f"{env_name(port_field)} must be between 0 (off) and 65535"
         if urlsplit(self.upstream_url).scheme not in {"http", "https"}:
             yield f"{env_name('upstream_url')} must be an http:// or https:// URL"
         positive = (

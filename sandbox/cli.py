@@ -33,6 +33,9 @@ def sandbox(ctx, host, port, seed, epoch, earnings, history_days, rps, clock, fr
     from sandbox.server import serve
 
     settings = ctx.obj if isinstance(ctx.obj, Settings) else Settings.from_env()
+    from app.logging import configure_logging
+
+    configure_logging(settings, "sandbox")
     config = SandboxConfig.from_settings(settings)
     overrides = {
         "host": host, "port": port, "seed": seed, "epoch": _time(epoch),

@@ -45,7 +45,7 @@ def serve(config: SandboxConfig) -> None:
         create_sandbox_app(config),
         host=config.host,
         port=config.port,
-        log_level="warning",
+        log_config=None,  # records go to the root logger set up by `relay sandbox`
         access_log=False,
     )
 

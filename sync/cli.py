@@ -43,14 +43,14 @@ def _settings(ctx: click.Context) -> Settings:
     return root.obj
 
 
-def _setup(ctx: click.Context, **overrides) -> Settings:
+def _setup(ctx: click.Context, process: str = "cli", **overrides) -> Settings:
     from app.logging import configure_logging
 
     settings = _settings(ctx)
     changes = {k: v for k, v in overrides.items() if v is not None}
     if changes:
         settings = settings.replace(**changes)
-    configure_logging(settings)
+    configure_logging(settings, process)
     return settings
 
 
@@ -66,7 +66,7 @@ def _utc(value: datetime | None) -> datetime | None:
 @click.pass_context
 def worker(ctx: click.Context, concurrency: int | None) -> None:
     """Run a sync worker: enqueue due work on a clock and run claimed tasks until stopped."""
-    settings = _setup(ctx, sync_worker_concurrency=concurrency)
+    settings = _setup(ctx, "worker", sync_worker_concurrency=concurrency)
     asyncio.run(_work_and_dispatch(settings))
 
 

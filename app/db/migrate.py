@@ -15,6 +15,8 @@ def alembic_config(database_url: str) -> Config:
     config.set_main_option("script_location", str(ROOT / "migrations"))
     # env.py takes the URL from here instead of reading settings.
     config.attributes["database_url"] = database_url
+    # Alembic's records go to the process's own logging set-up (app.logging), not alembic.ini's.
+    config.attributes["configure_logger"] = False
     return config
 
 

@@ -117,6 +117,8 @@ class ApiKey(Base):
     key_hash: Mapped[bytes] = mapped_column(LargeBinary, unique=True)
     created_at: Mapped[datetime] = created_at_column()
     revoked_at: Mapped[datetime | None]
+    # Set by `relay keys rotate`: the old key keeps working until then (the overlap window).
+    expires_at: Mapped[datetime | None]
     last_used_at: Mapped[datetime | None]
 
 
@@ -170,6 +172,8 @@ class UsageLedger(Base):
     debited: Mapped[bool] = mapped_column(Boolean)
     # The time the request was counted at; its minute and day are the windows it used.
     created_at: Mapped[datetime] = created_at_column()
+    # The request's id (its X-Request-ID), also on its log lines.
+    request_id: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         Index(None, "organization_id", "created_at"),

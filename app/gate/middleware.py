@@ -31,6 +31,8 @@ from app.errors import ApiError
 from app.gate.keys import digests_match, key_digest, presented_key
 from app.gate.state import PERMISSION_OPT, GateState, open_gate
 from app.gate.statement import GateResult, MeterRequest
+from app.metrics import GATE_REFUSALS
+from app.request_id import request_id
 
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
 
@@ -92,15 +94,19 @@ def gate_middleware(app: ASGIApp) -> ASGIApp:
 
         key, has_body = _read_headers(scope)
         if key is None:
+            GATE_REFUSALS.labels(401).inc()
             raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
         digest = key_digest(key)
         account_id = scope["path_params"].get("account_id")
         state = Litestar.from_scope(scope).state
         result: GateResult = await state.meter(
-            MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"])
+            MeterRequest.of(
+                digest, permission, account_id, scope["method"], scope["path_template"], request_id.get()
+            )
         )
         error = refusal(result, digest, permission, account_id)
         if error is not None:
+            GATE_REFUSALS.labels(error.status).inc()
             raise error  # 403/404 verdicts are in the ledger row already; 401/429 have none
 
         extra = rate_limit_headers(result)

@@ -35,6 +35,7 @@ from app.envelope import as_envelope
 from app.errors import ApiError
 from app.gate.dependencies import GATE_DEPENDENCIES
 from app.gate.state import PERMISSION_OPT, current_gate
+from app.metrics import GATE_REFUSALS
 from app.permissions import PERMISSIONS
 
 GATED_PREFIX = "/v1/"
@@ -83,6 +84,7 @@ def after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
             await Request(state.scope, state.receive).body()
         result = state.result
         if not result.debited:
+            GATE_REFUSALS.labels(402).inc()
             raise ApiError(402, CREDITS_SPENT, "credits_exhausted")
         answer = await fn(*args, **kwargs)
         if isinstance(answer, Response):

@@ -1,7 +1,7 @@
 """The gate statement: one SQL statement that meters a batch of requests.
 
 For each request of the batch, in one round trip and one transaction: authenticate the key
-(revoked keys do not match); lock the organizations' rows (in id order, so two batches never
+(revoked keys and rotated keys past their expiry do not match); lock the organizations' rows (in id order, so two batches never
 deadlock) and admit, per organization and in arrival order, the requests that fit both rate
 windows, taking one credit each off the balance while it is positive; read the permission
 and account verdicts and the account's upstream credential; insert one ledger row per
@@ -36,16 +36,20 @@ WITH clock AS (
 request AS (
     -- account_named: the route names an account; account_id is NULL when that id cannot
     -- exist (outside bigint), so it never reaches a cast, and the account check says 404
-    SELECT r.n, r.key_hash, r.permission, r.account_id, r.account_named, r.method, r.route
+    SELECT r.n, r.key_hash, r.permission, r.account_id, r.account_named, r.method, r.route,
+           r.request_id
     FROM unnest(%(key_hashes)s::bytea[], %(permissions)s::text[], %(account_ids)s::bigint[],
-                %(account_named)s::boolean[], %(methods)s::text[], %(routes)s::text[])
-         WITH ORDINALITY AS r(key_hash, permission, account_id, account_named, method, route, n)
+                %(account_named)s::boolean[], %(methods)s::text[], %(routes)s::text[],
+                %(request_ids)s::text[])
+         WITH ORDINALITY AS r(key_hash, permission, account_id, account_named, method, route,
+                              request_id, n)
 ),
 caller AS (
     -- place: the request's rank among its organization's requests in this batch
     SELECT r.n, k.id AS key_id, k.key_hash, k.organization_id, k.role,
            row_number() OVER (PARTITION BY k.organization_id ORDER BY r.n) AS place
     FROM request r JOIN api_keys k ON k.key_hash = r.key_hash AND k.revoked_at IS NULL
+         AND (k.expires_at IS NULL OR k.expires_at > now())  -- a rotated key's overlap
 ),
 wanted AS (
     SELECT organization_id, count(*) AS n FROM caller GROUP BY organization_id
@@ -93,7 +97,7 @@ judged AS (
            ) AS permitted,
            a.id IS NOT NULL AS owned,
            a.upstream_token,
-           r.account_id, r.account_named, r.method, r.route,
+           r.account_id, r.account_named, r.method, r.route, r.request_id,
            p.limit_minute, p.limit_day, p.minute_used, p.day_used, p.admitted,
            greatest(now(), p.minute_window, p.minute_start) AS counted_at
     FROM caller cr
@@ -115,9 +119,9 @@ verdict AS (
 ledger AS (
     INSERT INTO usage_ledger
         (id, organization_id, api_key_id, account_id, method, route, status, credits, debited,
-         created_at)
+         created_at, request_id)
     SELECT v.ledger_id, v.organization_id, v.key_id, v.account_id, v.method, v.route, v.status,
-           1, v.funded, v.counted_at
+           1, v.funded, v.counted_at, v.request_id
     FROM verdict v
     WHERE v.counted
     ORDER BY v.n
@@ -157,11 +161,16 @@ class MeterRequest:
     method: str
     route: str
     account_named: bool = False
+    #: The request's X-Request-ID, stored on its ledger row.
+    request_id: str | None = None
 
     @classmethod
-    def of(cls, key_hash: bytes, permission: str, account_id: int | None, method: str, route: str) -> MeterRequest:
+    def of(
+        cls, key_hash: bytes, permission: str, account_id: int | None, method: str, route: str,
+        request_id: str | None = None,
+    ) -> MeterRequest:
         storable = account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None
-        return cls(key_hash, permission, storable, method, route, account_named=account_id is not None)
+        return cls(key_hash, permission, storable, method, route, account_id is not None, request_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +229,7 @@ def _gate_params(requests: list[MeterRequest]) -> dict[str, list]:
         "account_named": [r.account_named for r in requests],
         "methods": [r.method for r in requests],
         "routes": [r.route for r in requests],
+        "request_ids": [r.request_id for r in requests],
     }
 
 

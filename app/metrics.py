@@ -1,0 +1,64 @@
+"""Prometheus metrics of the API and the upstream client, and how a process exposes them.
+
+Metrics use the official ``prometheus_client``. ``relay serve`` runs the API in several
+processes, so it uses the client's multiprocess mode: it points ``PROMETHEUS_MULTIPROC_DIR``
+at a directory it empties at start (``app.cli.serve``), every API process writes
+its samples there, and ``relay serve`` itself serves their sum on
+``RELAY_API_METRICS_PORT`` (``serve_metrics``). The worker is one process and serves its
+own registry on ``RELAY_WORKER_METRICS_PORT``. Labels never name an account or a key.
+
+The names below are the ones ``docs/operations.md`` lists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from wsgiref.simple_server import WSGIServer
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client.multiprocess import MultiProcessCollector
+
+#: Request latency buckets (seconds): the store answers in milliseconds, live calls in tenths.
+LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+HTTP_REQUESTS = Counter(
+    "relay_http_requests",
+    "HTTP requests answered, by route template, method, status and data source.",
+    ["route", "method", "status", "source"],
+)
+HTTP_LATENCY = Histogram(
+    "relay_http_request_duration_seconds",
+    "Time from the request to the end of its response, by route template, method and source.",
+    ["route", "method", "source"],
+    buckets=LATENCY_BUCKETS,
+)
+GATE_REFUSALS = Counter(
+    "relay_gate_refusals",
+    "Requests the gate refused, by status (401, 402, 403, 404, 429).",
+    ["status"],
+)
+UPSTREAM_CALLS = Counter(
+    "relay_upstream_calls",
+    "Upstream calls (with their retries), by outcome: ok, failed, circuit_open.",
+    ["outcome"],
+)
+UPSTREAM_RETRIES = Counter("relay_upstream_retries", "Upstream attempts after the first of a call.")
+UPSTREAM_BREAKER_OPENINGS = Counter(
+    "relay_upstream_breaker_openings", "Times an account's circuit breaker opened."
+)
+
+
+def multiprocess_registry(path: Path) -> CollectorRegistry:
+    """A registry that sums the samples every process wrote under ``path``."""
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(path))
+    return registry
+
+
+def serve_metrics(host: str, port: int, registry: CollectorRegistry | None = None) -> WSGIServer:
+    """Serve the Prometheus text exposition on ``host:port`` (any path, e.g. ``/metrics``)
+    from a daemon thread; returns the server (``shutdown()`` stops it)."""
+    if registry is None:
+        from prometheus_client import REGISTRY as registry
+    server, _thread = start_http_server(port, addr=host, registry=registry)
+    return server

@@ -1,0 +1,91 @@
+"""Every request's id, its log context and its metrics, in one ASGI middleware.
+
+The id is the caller's ``X-Request-ID`` when it is sane (1 to 64 characters from
+``A-Z a-z 0-9 . _ : -``), else a new one (32 hex digits). It is answered as
+``X-Request-ID``, bound to every log line written while the request is served (structlog
+context variables) and handed to the gate, which stores it on the request's ledger row.
+
+Each request writes one ``request_finished`` line at DEBUG (WARNING for a 5xx).
+Counting costs no await and no database work: a counter and a histogram sample on the way
+out, labelled with the route template, the method, the status and the source -- ``store``
+when the answer came from the database, ``upstream`` when the request called the upstream,
+``none`` for refusals and errors that used neither and for the routes outside the gate
+(health, documentation, status page).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import structlog
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.gate.state import PERMISSION_OPT
+from app.metrics import HTTP_LATENCY, HTTP_REQUESTS
+from app.request_id import HEADER, choose_request_id, request_id
+
+logger = logging.getLogger(__name__)
+
+#: Where the middleware leaves the id in the ASGI scope's state for the response hook.
+STATE_KEY = "relay_request_id"
+from app.upstream.client import track_upstream_calls
+
+def _incoming(scope: Scope) -> bytes | None:
+    for name, value in scope["headers"]:
+        if name == HEADER:
+            return value
+    return None
+
+
+async def add_request_id_header(message: Message, scope: Scope) -> None:
+    """``before_send`` hook: every response carries ``X-Request-ID``, errors raised through
+    the middleware included (Litestar answers those outside it). A request refused before
+    routing (unknown path) gets an id of its own here."""
+    if message["type"] == "http.response.start":
+        state = scope.setdefault("state", {})
+        rid = state.get(STATE_KEY) or state.setdefault(STATE_KEY, choose_request_id(None))
+        message["headers"] = [*message.get("headers", ()), (HEADER, rid.encode("ascii"))]
+
+
+def request_context_middleware(app: ASGIApp) -> ASGIApp:
+    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        rid = choose_request_id(_incoming(scope))
+        scope["state"][STATE_KEY] = rid  # for add_request_id_header
+        request_id.set(rid)
+        # Not reset afterwards: an error raised through here is logged by the app's exception
+        # handler, outside this function, and must carry the id too. Every request binds anew.
+        structlog.contextvars.bind_contextvars(request_id=rid)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        gated = scope["route_handler"].opt.get(PERMISSION_OPT) is not None
+        try:
+            with track_upstream_calls() as upstream:
+                await app(scope, receive, send_status)
+        except Exception as exc:  # answered by the app's exception handlers, outside
+            status = getattr(exc, "status", None) or getattr(exc, "status_code", 500)
+            raise
+        finally:
+            source = "upstream" if upstream.calls else "store" if gated and status < 400 else "none"
+            route, method = scope["path_template"], scope["method"]
+            HTTP_REQUESTS.labels(route, method, str(status), source).inc()
+            elapsed = time.perf_counter() - started
+            HTTP_LATENCY.labels(route, method, source).observe(elapsed)
+            level = logging.WARNING if status >= 500 else logging.DEBUG
+            if logger.isEnabledFor(level):  # no access line at INFO: the ledger and /metrics count
+                logger.log(level, "request_finished", extra={
+                    "route": route, "method": method, "status": status, "source": source,
+                    "ms": round(elapsed * 1000, 2),
+                })
+
+    return middleware
