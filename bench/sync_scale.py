@@ -35,7 +35,6 @@ import argparse
 import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,10 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import admin  # noqa: E402
-from bench.common import bench_database, machine  # noqa: E402
-from sync.resources import REGISTRY, interval_of  # noqa: E402
 from app.settings import Settings  # noqa: E402
-from tests.fixtures.sandbox import free_port  # noqa: E402
+from bench.common import bench_database, bench_server  # noqa: E402
+from bench.facts import machine  # noqa: E402
+from bench.procs import Processes, free_port  # noqa: E402
+from sync.resources import REGISTRY, interval_of  # noqa: E402
 
 FIRST_ACCOUNT = 2_000_001
 SYNCED_TABLES = ("earnings", "chargebacks", "payout_requests", "posts", "tracking_links",
@@ -62,48 +62,13 @@ SYNCED_TABLES = ("earnings", "chargebacks", "payout_requests", "posts", "trackin
 # --- processes ---------------------------------------------------------------------------
 
 
-class Processes:
-    """Child processes of the bench, stopped (SIGTERM, then SIGKILL) on exit."""
-
-    def __init__(self, logs: Path) -> None:
-        self.logs = logs
-        self.children: list[subprocess.Popen] = []
-
-    def start(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
-        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        child = subprocess.Popen([sys.executable, *args], cwd=ROOT, env={**os.environ, **env},
-                                 stdout=log, stderr=subprocess.STDOUT)
-        self.children.append(child)
-        return child
-
-    def stop(self, children: list[subprocess.Popen] | None = None) -> None:
-        targets = list(self.children if children is None else children)
-        for child in targets:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in targets:
-            try:
-                child.wait(30)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-            self.children.remove(child)
-
-
-def wait_http(url: str, path: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + path, timeout=1).status_code < 500:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url}{path} did not answer")
+def relay(*args: str) -> list[str]:
+    """``relay ARGS`` from the code next to this file (the bench may run from a copy)."""
+    return [sys.executable, "-m", "app.cli", *args]
 
 
 def common_env(database_url: str, sandbox_url: str) -> dict[str, str]:
-    return {"RELAY_DATABASE_URL": database_url, "RELAY_UPSTREAM_URL": sandbox_url,
+    return {**os.environ, "RELAY_DATABASE_URL": database_url, "RELAY_UPSTREAM_URL": sandbox_url,
             "RELAY_LOG_JSON": "true", "RELAY_LOG_LEVEL": "WARNING"}
 
 
@@ -269,7 +234,7 @@ def time_initial_backfill(procs: Processes, db, env: dict, workers: int, expecte
                           limit: float) -> tuple[float | None, list]:
     empty_sync_tables(db)
     started = time.monotonic()
-    children = [procs.start(f"worker-{workers}-{n}", ["-m", "app.cli", "worker"],
+    children = [procs.start(f"worker-{workers}-{n}", relay("worker"),
                             {**env, "RELAY_WORKER_ID": f"bench-{workers}-{n}"})
                 for n in range(workers)]
     while (left := backfill_left(db, expected)) > 0:
@@ -366,41 +331,36 @@ def main() -> None:
     sizes = account_sizes(args.accounts, args.hot)
     expected = len(sizes) * len(REGISTRY)
     logs = Path(args.logs or tempfile.mkdtemp(prefix="relay-scale-"))
-    logs.mkdir(parents=True, exist_ok=True)
     print(f"process logs: {logs}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # children are stopped on the way out
-    with bench_database(args.database_url) as url:
-        procs = Processes(logs)
+    with bench_server() as server, bench_database(server) as url, Processes(logs) as procs:
         sandbox_port, api_port = free_port(), free_port()
         sandbox_url = f"http://127.0.0.1:{sandbox_port}"
-        procs.start("sandbox", ["-m", "sandbox", "--port", str(sandbox_port)], {})
-        wait_http(sandbox_url, "/_sandbox/health")
+        procs.start("sandbox", [sys.executable, "-m", "sandbox", "--port", str(sandbox_port)],
+                    {**os.environ}, ready=f"{sandbox_url}/_sandbox/health")
         env = common_env(url, sandbox_url)
-        try:
-            with psycopg.connect(url, autocommit=True) as db, \
-                    httpx.Client(base_url=sandbox_url, timeout=30) as sandbox:
-                org, key = set_up(db, sandbox, sizes)
-                backfills: dict[int, float | None] = {}
-                children: list = []
-                for workers in args.workers:
-                    procs.stop(children)
-                    seconds, children = time_initial_backfill(procs, db, env, workers, expected,
-                                                              args.backfill_limit)
-                    backfills[workers] = seconds
-                    print(f"  {workers} worker(s): initial backfill {seconds} s", flush=True)
-                procs.start("api", ["-m", "app.cli", "serve", "--port", str(api_port)],
-                            {**env, "RELAY_DB_POOL_MAX": "4"})
-                wait_http(f"http://127.0.0.1:{api_port}", "/health")
-                database = db.execute("SELECT current_database()").fetchone()[0]
-                with httpx.Client(base_url=f"http://127.0.0.1:{api_port}", timeout=60) as api:
-                    steady = steady_state(db, sandbox, api, key, PostgresCpu(db, database), sizes,
-                                          args.hot, args.steady_seconds, args.sample,
-                                          args.upstream_rps)
-                procs.stop()
-                tasks = pad_tasks(db, org, args.claim_tasks)
-                plan = explain_claim(db)
-        finally:
-            procs.stop()
+        with psycopg.connect(url, autocommit=True) as db, \
+                httpx.Client(base_url=sandbox_url, timeout=30) as sandbox:
+            org, key = set_up(db, sandbox, sizes)
+            backfills: dict[int, float | None] = {}
+            children: list = []
+            for workers in args.workers:
+                for child in children:
+                    procs.stop(child)
+                seconds, children = time_initial_backfill(procs, db, env, workers, expected,
+                                                          args.backfill_limit)
+                backfills[workers] = seconds
+                print(f"  {workers} worker(s): initial backfill {seconds} s", flush=True)
+            api_url = f"http://127.0.0.1:{api_port}"
+            procs.start("api", relay("serve", "--port", str(api_port)),
+                        {**env, "RELAY_DB_POOL_MAX": "4"}, ready=f"{api_url}/health")
+            database = db.execute("SELECT current_database()").fetchone()[0]
+            with httpx.Client(base_url=api_url, timeout=60) as api:
+                steady = steady_state(db, sandbox, api, key, PostgresCpu(db, database), sizes,
+                                      args.hot, args.steady_seconds, args.sample, args.upstream_rps)
+            procs.stop_all()
+            tasks = pad_tasks(db, org, args.claim_tasks)
+            plan = explain_claim(db)
     report(args, backfills, steady, plan, tasks)
 
 
