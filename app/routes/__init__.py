@@ -12,8 +12,8 @@ ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.health",
     # live routes: relayed to the upstream (app/live.py)
     "app.routes.chats",
+    "app.routes.lists",
     "app.routes.direct_messages",
-    "app.routes.earnings_overview",
     "app.routes.reach",
     "app.routes.promotions_trials",
     "app.routes.vault",
@@ -25,6 +25,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.payouts",
     "app.routes.posts",
     "app.routes.campaigns",
+    "app.routes.tracking_links",
     # our own: the change events feed and exports (docs/events.md, docs/data.md)
     "app.routes.events",
     "app.routes.exports",

@@ -1,25 +1,21 @@
-"""Campaigns (tracking links): overview, chart and one link's stats, served from the store.
+"""Campaigns (tracking links): overview and chart, served from the store.
 
-GET /v1/{account_id}/campaigns/overview               (api_campaigns_read_overview)
-GET /v1/{account_id}/campaigns/chart                  (api_campaigns_read_chart)
-GET /v1/{account_id}/tracking-links/{link_id}/stats   (api_tracking_links_read)
+GET /v1/{account_id}/campaigns/overview  (api_campaigns_read_overview)
+GET /v1/{account_id}/campaigns/chart     (api_campaigns_read_chart)
+
+(One link's stats are in ``app.routes.tracking_links``.)
 """
 
 from __future__ import annotations
-
-from typing import Annotated
 
 from litestar import Request
 from litestar.di import NamedDependency
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, identifier, provide_date_window, provide_open_date_window
+from app.params import DateWindow, provide_date_window
 from app.store import campaigns
 from app.store.source import READER, StoreReader
-
-LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
-
 
 @v1_get(
     "/v1/{account_id:int}/campaigns/overview",
@@ -54,24 +50,4 @@ async def campaigns_chart(request: Request, reader: StoreReader, window: NamedDe
     return sourced.envelope(request)
 
 
-@v1_get(
-    "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
-    permission="api_tracking_links_read",
-    dependencies={"window": provide_open_date_window, **READER},
-    tags=["campaigns"],
-    summary="Tracking link stats (store)",
-)
-async def tracking_link_stats(
-    request: Request, reader: StoreReader, link_id: LinkId, window: NamedDependency[DateWindow]
-) -> Envelope:
-    """One link's summary and daily and monthly metrics.
-
-    Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window
-    open on that side. An unknown link is a 404.
-    """
-    query = campaigns.StatsQuery(link_id, window)
-    sourced = await campaigns.link_stats(reader, query)
-    return sourced.envelope(request)
-
-
-ROUTES = [campaigns_overview, campaigns_chart, tracking_link_stats]
+ROUTES = [campaigns_overview, campaigns_chart]

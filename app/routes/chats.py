@@ -1,7 +1,8 @@
-"""Chats and chat lists, live from the upstream.
+"""Chats, live from the upstream.
 
 GET /v1/{account_id}/chats  (api_chats_list)
-GET /v1/{account_id}/lists  (api_chats_list_chat_lists)
+
+(The custom lists usable as ``list_id`` are in ``app.routes.lists``.)
 """
 
 from __future__ import annotations
@@ -61,23 +62,4 @@ async def list_chats(
     return offset_page(request, payload, limit, offset, rows="list")
 
 
-@v1_get(
-    "/v1/{account_id:int}/lists",
-    permission="api_chats_list_chat_lists",
-    tags=["chats"],
-    summary="Chat lists (live)",
-)
-async def list_chat_lists(
-    request: Request,
-    upstream: Upstream,
-    account: ConnectedAccount,
-    limit: Limit100 = 10,
-    offset: Offset = 0,
-) -> Envelope:
-    """Custom user lists, usable as ``list_id`` on chats; offset-paged like chats."""
-    params = {"limit": limit, "offset": offset}
-    payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=LIST_PAGE)
-    return offset_page(request, payload, limit, offset, rows="list")
-
-
-ROUTES = [list_chats, list_chat_lists]
+ROUTES = [list_chats]

@@ -1,7 +1,9 @@
-"""Earnings feed and chart, served from the store (live when the store does not cover).
+"""Earnings: the feed and chart, served from the store (live when the store does not
+cover), and the dashboard overview, live from the upstream.
 
-GET /v1/{account_id}/earnings        (api_earnings_list)
-GET /v1/{account_id}/earnings/chart  (api_earnings_read_chart)
+GET /v1/{account_id}/earnings           (api_earnings_list)
+GET /v1/{account_id}/earnings/chart     (api_earnings_read_chart)
+GET /v1/{account_id}/earnings/overview  (api_earnings_read_overview)
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from litestar.di import NamedDependency
 from litestar.params import FromQuery, Parameter
 
 from app.envelope import Envelope
-from app.gate import v1_get
+from app.gate import ConnectedAccount, Upstream, v1_get
+from app.live import live_page, relay
 from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds
 from app.store import earnings
 from app.store.source import READER, StoreReader
+from app.upstream import paths
 
 EarningsType = Literal["subscribes", "tips", "post", "chat_messages", "stream"]
 TipsSource = Literal["profile", "post_all", "chat", "stream", "story"]
@@ -24,6 +28,7 @@ ChartBy = Literal[
     "total", "subscribes", "tips", "post", "chat_messages", "stream",
     "tips_profile", "tips_post", "tips_chat", "tips_stream", "tips_story",
 ]
+OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]
 Marker = Annotated[int | None, unix_seconds("Cursor, unix seconds: the previous page's nextMarker.")]
 MarkerId = Annotated[
     str | None,
@@ -85,4 +90,27 @@ async def earnings_chart(request: Request, reader: StoreReader, window: NamedDep
     return sourced.envelope(request)
 
 
-ROUTES = [earnings_feed, earnings_chart]
+@v1_get(
+    "/v1/{account_id:int}/earnings/overview",
+    permission="api_earnings_read_overview",
+    dependencies={"window": provide_date_window()},
+    tags=["earnings"],
+    summary="Earnings overview (live)",
+)
+async def earnings_overview(
+    request: Request,
+    upstream: Upstream,
+    account: ConnectedAccount,
+    window: NamedDependency[DateWindow],
+    by: FromQuery[OverviewSection | None] = None,
+) -> Envelope:
+    """Totals, deltas and charts per section; ``by`` narrows to one section (sent as given).
+
+    Rules: ``end_date`` must not be before ``start_date``.
+    """
+    params = {**window.upstream(), "by": by}
+    payload = await relay(upstream, account, paths.EARNINGS_OVERVIEW, params)
+    return live_page(request, payload)
+
+
+ROUTES = [earnings_feed, earnings_chart, earnings_overview]

@@ -1,0 +1,43 @@
+"""One tracking link's stats, served from the store (campaigns and tracking links are the
+same resource; the store side is ``app.store.campaigns``).
+
+GET /v1/{account_id}/tracking-links/{link_id}/stats  (api_tracking_links_read)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Request
+from litestar.di import NamedDependency
+
+from app.envelope import Envelope
+from app.gate import v1_get
+from app.params import DateWindow, identifier, provide_open_date_window
+from app.store import campaigns
+from app.store.source import READER, StoreReader
+
+LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
+
+
+@v1_get(
+    "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
+    permission="api_tracking_links_read",
+    dependencies={"window": provide_open_date_window, **READER},
+    tags=["campaigns"],
+    summary="Tracking link stats (store)",
+)
+async def tracking_link_stats(
+    request: Request, reader: StoreReader, link_id: LinkId, window: NamedDependency[DateWindow]
+) -> Envelope:
+    """One link's summary and daily and monthly metrics.
+
+    Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window
+    open on that side. An unknown link is a 404.
+    """
+    query = campaigns.StatsQuery(link_id, window)
+    sourced = await campaigns.link_stats(reader, query)
+    return sourced.envelope(request)
+
+
+ROUTES = [tracking_link_stats]
