@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import psycopg
+from psycopg.rows import dict_row
 
 from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
@@ -150,3 +151,150 @@ def add_credits(
             (amount, org_id),
         ).fetchone()
     return balance
+
+
+# --- listings and lifecycle (relay orgs list|show, keys list|rotate, accounts, credits show) ---
+
+
+def _rows(conn: psycopg.Connection, sql: str, params: tuple = ()) -> list[dict]:
+    with conn.cursor(row_factory=dict_row) as cursor:
+        return cursor.execute(sql, params).fetchall()
+
+
+def list_organizations(conn: psycopg.Connection) -> list[dict]:
+    """Every organization with its limits, balance and how many keys and accounts it has."""
+    return _rows(
+        conn,
+        """
+        SELECT o.id, o.name, o.limit_minute, o.limit_day, o.credit_balance, o.created_at,
+               (SELECT count(*) FROM api_keys k WHERE k.organization_id = o.id
+                   AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()))
+                   AS active_keys,
+               (SELECT count(*) FROM accounts a WHERE a.organization_id = o.id) AS accounts
+        FROM organizations o ORDER BY o.id
+        """,
+    )
+
+
+def show_organization(conn: psycopg.Connection, org: str | int) -> dict:
+    """One organization with its keys, accounts and today's usage."""
+    org_id = organization_id(conn, org)
+    (summary,) = [o for o in list_organizations(conn) if o["id"] == org_id]
+    usage = _rows(
+        conn,
+        """
+        SELECT count(*) AS requests_today, count(*) FILTER (WHERE debited) AS credits_debited_today
+        FROM usage_ledger WHERE organization_id = %s AND created_at >= date_trunc('day', now(), 'UTC')
+        """,
+        (org_id,),
+    )[0]
+    return {**summary, **usage, "keys": list_keys(conn, org_id), "accounts": list_accounts(conn, org_id)}
+
+
+def list_keys(conn: psycopg.Connection, org: str | int | None = None) -> list[dict]:
+    """Keys (never their secrets): prefix, role, state (active, expiring, expired, revoked)."""
+    org_id = None if org is None else organization_id(conn, org)
+    return _rows(
+        conn,
+        """
+        SELECT k.id, o.name AS organization, k.role, k.name, k.prefix, k.created_at,
+               k.expires_at, k.revoked_at, k.last_used_at,
+               CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked'
+                    WHEN k.expires_at IS NOT NULL AND k.expires_at <= now() THEN 'expired'
+                    WHEN k.expires_at IS NOT NULL THEN 'expiring'
+                    ELSE 'active' END AS state
+        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+        WHERE %s::bigint IS NULL OR k.organization_id = %s::bigint
+        ORDER BY k.id
+        """,
+        (org_id, org_id),
+    )
+
+
+def rotate_key(conn: psycopg.Connection, key_id: int, overlap_seconds: int) -> CreatedKey:
+    """A new key with the old one's organization, role and name; the old key keeps working
+    for ``overlap_seconds`` (the gate refuses it after its ``expires_at``)."""
+    if overlap_seconds < 0:
+        raise AdminError("the overlap must not be negative")
+    with conn.transaction():
+        row = conn.execute(
+            """
+            UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'),
+                                                   now() + make_interval(secs => %s))
+            WHERE id = %s AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+            RETURNING organization_id, role, name
+            """,
+            (overlap_seconds, key_id),
+        ).fetchone()
+        if row is None:
+            raise AdminError(f"no active key {key_id} (unknown, revoked or expired)")
+        org_id, role, name = row
+        return create_key(conn, org_id, role, name=name)
+
+
+def list_accounts(conn: psycopg.Connection, org: str | int | None = None) -> list[dict]:
+    """Connected accounts (never their credentials) with their status and sync coverage."""
+    org_id = None if org is None else organization_id(conn, org)
+    return _rows(
+        conn,
+        """
+        SELECT a.id, o.name AS organization, a.label, a.status, a.created_at, a.updated_at,
+               min(s.coverage_start) AS coverage_start, max(s.coverage_end) AS coverage_end,
+               max(s.last_success_at) AS last_success_at,
+               count(s.last_error) FILTER (WHERE s.last_error IS NOT NULL) AS resources_failing
+        FROM accounts a JOIN organizations o ON o.id = a.organization_id
+        LEFT JOIN sync_state s ON s.account_id = a.id
+        WHERE %s::bigint IS NULL OR a.organization_id = %s::bigint
+        GROUP BY a.id, o.name ORDER BY a.id
+        """,
+        (org_id, org_id),
+    )
+
+
+def _set_account(conn: psycopg.Connection, account_id: int, sql: str, params: tuple) -> None:
+    if conn.execute(sql, params).fetchone() is None:
+        raise AdminError(f"no account {account_id}")
+
+
+def disconnect_account(conn: psycopg.Connection, account_id: int) -> None:
+    """Pause an account: the sync stops enqueuing its work; what is stored stays."""
+    _set_account(
+        conn, account_id,
+        "UPDATE accounts SET status = 'paused', updated_at = now() WHERE id = %s RETURNING id",
+        (account_id,),
+    )
+
+
+def reconnect_account(conn: psycopg.Connection, account_id: int, upstream_token: str) -> None:
+    """A new upstream credential (after the upstream rejected the old one); the account is
+    active again and its failed sync tasks are due at once."""
+    if not upstream_token.strip():
+        raise AdminError("the new credential must not be empty")
+    with conn.transaction():
+        _set_account(
+            conn, account_id,
+            "UPDATE accounts SET upstream_token = %s, status = 'active', updated_at = now() "
+            "WHERE id = %s RETURNING id",
+            (upstream_token, account_id),
+        )
+        conn.execute(
+            "UPDATE sync_tasks SET due_at = now(), failures = 0 WHERE account_id = %s AND failures > 0",
+            (account_id,),
+        )
+
+
+def credits_summary(conn: psycopg.Connection, org: str | int) -> dict:
+    """An organization's balance, what was granted and what was debited."""
+    org_id = organization_id(conn, org)
+    return _rows(
+        conn,
+        """
+        SELECT o.id, o.name, o.credit_balance AS balance,
+               (SELECT coalesce(sum(amount), 0)::bigint FROM credit_grants g
+                WHERE g.organization_id = o.id) AS granted,
+               (SELECT count(*) FROM usage_ledger l WHERE l.organization_id = o.id AND l.debited)
+                   AS debited
+        FROM organizations o WHERE o.id = %s
+        """,
+        (org_id,),
+    )[0]

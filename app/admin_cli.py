@@ -1,0 +1,293 @@
+"""``relay orgs|keys|accounts|credits``: the administration commands.
+
+Each command opens one autocommit connection; the service functions are ``app.admin``'s.
+Every listing prints a table, or JSON with ``--json`` (for scripts). Secrets (keys, upstream
+credentials) are never listed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date, datetime
+
+import click
+import psycopg
+
+from app.settings import Settings, parse_duration
+
+pass_settings = click.make_pass_decorator(Settings)
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)
+
+
+def emit(rows: list[dict] | dict, as_json: bool, columns: Sequence[str] | None = None) -> None:
+    """Print rows as JSON (``--json``) or as an aligned table of ``columns``."""
+    if as_json:
+        json.dump(rows, sys.stdout, indent=2, default=_plain)
+        sys.stdout.write("\n")
+        return
+    if isinstance(rows, dict):
+        width = max(map(len, rows))
+        for key, value in rows.items():
+            if not isinstance(value, list):
+                click.echo(f"{key:<{width}}  {_cell(value)}")
+        return
+    if not rows:
+        click.echo("(none)")
+        return
+    columns = list(columns or rows[0])
+    cells = [[_cell(row[c]) for c in columns] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+    for r in cells:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    return str(value)
+
+
+@contextmanager
+def admin_connection(settings: Settings) -> Iterator[psycopg.Connection]:
+    """One autocommit connection for one admin command; refusals become CLI errors."""
+    from app.admin import AdminError
+    from app.db.embedded import resolve_database_url
+    from app.db.urls import plain_url
+
+    with psycopg.connect(plain_url(resolve_database_url(settings)), autocommit=True) as conn:
+        try:
+            yield conn
+        except AdminError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+@click.group()
+def orgs() -> None:
+    """Organizations: the tenants that own keys, accounts, rate windows and credits."""
+
+
+@orgs.command("create")
+@click.argument("name")
+@click.option("--limit-minute", type=int, default=None, help="Requests per minute (default RELAY_DEFAULT_LIMIT_MINUTE).")
+@click.option("--limit-day", type=int, default=None, help="Requests per day (default RELAY_DEFAULT_LIMIT_DAY).")
+@click.option("--credits", type=int, default=0, show_default=True, help="Initial credit balance.")
+@pass_settings
+def orgs_create(settings: Settings, name: str, limit_minute: int | None, limit_day: int | None, credits: int) -> None:
+    """Create organization NAME."""
+    from app.admin import create_organization
+
+    with admin_connection(settings) as conn:
+        org_id = create_organization(
+            conn, name, settings=settings, limit_minute=limit_minute, limit_day=limit_day, credits=credits
+        )
+    click.echo(f"organization {name!r} created (id {org_id})")
+
+
+@click.group()
+def keys() -> None:
+    """API keys: created for an organization with a role; shown once."""
+
+
+@keys.command("create")
+@click.option("--org", required=True, help="Organization name or id.")
+@click.option("--role", required=True, help="Role: admin, reader, analytics or messaging.")
+@click.option("--name", default=None, help="A label for the key.")
+@pass_settings
+def keys_create(settings: Settings, org: str, role: str, name: str | None) -> None:
+    """Create a key and print it. It is shown this once and stored only hashed."""
+    from app.admin import create_key
+
+    with admin_connection(settings) as conn:
+        created = create_key(conn, org, role, name=name)
+    click.echo(f"key {created.id} ({created.prefix}..., role {created.role}); store it now, it is not shown again:", err=True)
+    click.echo(created.secret)
+
+
+@keys.command("revoke")
+@click.argument("key_id", type=int)
+@pass_settings
+def keys_revoke(settings: Settings, key_id: int) -> None:
+    """Revoke key KEY_ID; it stops working at once."""
+    from app.admin import revoke_key
+
+    with admin_connection(settings) as conn:
+        revoke_key(conn, key_id)
+    click.echo(f"key {key_id} revoked")
+
+
+@click.group()
+def accounts() -> None:
+    """Connected upstream accounts."""
+
+
+@accounts.command("connect")
+@click.option("--org", required=True, help="Organization name or id.")
+@click.option("--account-id", type=int, required=True, help="The upstream numeric account id.")
+@click.option("--token", required=True, help="The account's upstream credential.")
+@click.option("--label", default=None, help="A label for the account.")
+@pass_settings
+def accounts_connect(settings: Settings, org: str, account_id: int, token: str, label: str | None) -> None:
+    """Link an upstream account and its credential to an organization."""
+    from app.admin import connect_account
+
+    with admin_connection(settings) as conn:
+        connect_account(conn, org, account_id, token, label=label)
+    click.echo(f"account {account_id} connected to {org!r}")
+
+
+@click.group()
+def credits() -> None:
+    """Credit balances."""
+
+
+@credits.command("add")
+@click.option("--org", required=True, help="Organization name or id.")
+@click.argument("amount", type=int)
+@click.option("--note", default=None, help="Why (kept with the grant).")
+@pass_settings
+def credits_add(settings: Settings, org: str, amount: int, note: str | None) -> None:
+    """Add AMOUNT credits to an organization's balance."""
+    from app.admin import add_credits
+
+    with admin_connection(settings) as conn:
+        balance = add_credits(conn, org, amount, note=note)
+    click.echo(f"{amount} credits added; balance {balance}")
+
+
+# --- listings and lifecycle ---------------------------------------------------------------
+
+
+@orgs.command("list")
+@json_option
+@pass_settings
+def orgs_list(settings: Settings, as_json: bool) -> None:
+    """Every organization: limits, balance, active keys, accounts."""
+    from app.admin import list_organizations
+
+    with admin_connection(settings) as conn:
+        rows = list_organizations(conn)
+    emit(rows, as_json, ["id", "name", "limit_minute", "limit_day", "credit_balance", "active_keys", "accounts"])
+
+
+@orgs.command("show")
+@click.argument("org")
+@json_option
+@pass_settings
+def orgs_show(settings: Settings, org: str, as_json: bool) -> None:
+    """One organization (name or id): limits, balance, today's usage, keys and accounts."""
+    from app.admin import show_organization
+
+    with admin_connection(settings) as conn:
+        detail = show_organization(conn, org)
+    emit(detail, as_json)
+    if not as_json:
+        click.echo("\nkeys:")
+        emit(detail["keys"], False, KEY_COLUMNS)
+        click.echo("\naccounts:")
+        emit(detail["accounts"], False, ACCOUNT_COLUMNS)
+
+
+KEY_COLUMNS = ["id", "organization", "role", "name", "prefix", "state", "expires_at", "last_used_at"]
+ACCOUNT_COLUMNS = ["id", "organization", "label", "status", "coverage_end", "last_success_at", "resources_failing"]
+
+
+@keys.command("list")
+@click.option("--org", default=None, help="Only this organization's keys (name or id).")
+@json_option
+@pass_settings
+def keys_list(settings: Settings, org: str | None, as_json: bool) -> None:
+    """Keys (prefix, role, state; never the key itself)."""
+    from app.admin import list_keys
+
+    with admin_connection(settings) as conn:
+        rows = list_keys(conn, org)
+    emit(rows, as_json, KEY_COLUMNS)
+
+
+@keys.command("rotate")
+@click.argument("key_id", type=int)
+@click.option("--overlap", default="24h", show_default=True,
+              help="How long the old key keeps working (e.g. 0, 30m, 24h, 7d).")
+@pass_settings
+def keys_rotate(settings: Settings, key_id: int, overlap: str) -> None:
+    """Replace KEY_ID by a new key (same organization, role and name) and print it; the old
+    key keeps working for the overlap, then the gate refuses it."""
+    from app.admin import rotate_key
+
+    try:
+        seconds = parse_duration(overlap)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--overlap") from exc
+    with admin_connection(settings) as conn:
+        created = rotate_key(conn, key_id, seconds)
+    click.echo(f"key {created.id} ({created.prefix}...) replaces key {key_id}, which stops working "
+               f"in {overlap}; store the new key now, it is not shown again:", err=True)
+    click.echo(created.secret)
+
+
+@accounts.command("list")
+@click.option("--org", default=None, help="Only this organization's accounts (name or id).")
+@json_option
+@pass_settings
+def accounts_list(settings: Settings, org: str | None, as_json: bool) -> None:
+    """Connected accounts: status and sync coverage (never their credentials)."""
+    from app.admin import list_accounts
+
+    with admin_connection(settings) as conn:
+        rows = list_accounts(conn, org)
+    emit(rows, as_json, ACCOUNT_COLUMNS)
+
+
+@accounts.command("disconnect")
+@click.argument("account_id", type=int)
+@pass_settings
+def accounts_disconnect(settings: Settings, account_id: int) -> None:
+    """Pause ACCOUNT_ID: its sync stops; what is stored stays (reconnect resumes)."""
+    from app.admin import disconnect_account
+
+    with admin_connection(settings) as conn:
+        disconnect_account(conn, account_id)
+    click.echo(f"account {account_id} disconnected (sync paused)")
+
+
+@accounts.command("reconnect")
+@click.argument("account_id", type=int)
+@click.option("--token", required=True, help="The account's new upstream credential.")
+@pass_settings
+def accounts_reconnect(settings: Settings, account_id: int, token: str) -> None:
+    """Give ACCOUNT_ID a new upstream credential (after the upstream rejected the old one);
+    its sync resumes at once."""
+    from app.admin import reconnect_account
+
+    with admin_connection(settings) as conn:
+        reconnect_account(conn, account_id, token)
+    click.echo(f"account {account_id} reconnected")
+
+
+@credits.command("show")
+@click.option("--org", required=True, help="Organization name or id.")
+@json_option
+@pass_settings
+def credits_show(settings: Settings, org: str, as_json: bool) -> None:
+    """An organization's balance, credits granted and credits debited."""
+    from app.admin import credits_summary
+
+    with admin_connection(settings) as conn:
+        summary = credits_summary(conn, org)
+    emit(summary, as_json)
+
+
+ADMIN_GROUPS = [orgs, keys, accounts, credits]
