@@ -1,0 +1,36 @@
+# Creator Relay: one image for every service of compose.yaml (relay migrate, serve, worker,
+# sandbox). Multi-stage: the build stage installs the distribution and its dependencies into
+# a virtual environment; the runtime stage is a slim Python with that environment, the source
+# tree (the migrations are read from it) and a non-root user.
+
+FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /srv
+# Dependencies first (a layer that survives source edits), then the code.
+COPY pyproject.toml README.md ./
+RUN mkdir -p app sync sandbox && touch app/__init__.py sync/__init__.py sandbox/__init__.py \
+    && pip install . && pip uninstall -y creator-relay
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY app ./app
+COPY sync ./sync
+COPY sandbox ./sandbox
+# Editable: app.db.migrate finds alembic.ini and migrations/ next to the code in /srv.
+RUN pip install --no-deps -e .
+
+FROM python:3.11-slim AS runtime
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    RELAY_DATA_DIR=/var/lib/relay \
+    RELAY_LOG_JSON=true
+RUN groupadd --system --gid 10001 relay \
+    && useradd --system --uid 10001 --gid relay --home-dir /var/lib/relay --create-home relay
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build /srv /srv
+WORKDIR /srv
+USER relay:relay
+EXPOSE 8000 8700 9100 9101
+CMD ["relay", "serve"]
