@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
         openapi_config=openapi_config(),
+        logging_config=None,  # app.logging configured the process; Litestar's would replace it
         debug=False,
     )
     app.state.settings = settings

@@ -33,6 +33,7 @@ def create_sandbox_app(config: SandboxConfig | None = None) -> Litestar:
         exception_handlers=EXCEPTION_HANDLERS,
         state=State({"sandbox": state}),
         openapi_config=None,
+        logging_config=None,  # `relay sandbox` set up logging (app.logging)
         debug=False,
     )
 

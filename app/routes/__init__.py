@@ -10,6 +10,7 @@ import importlib
 
 ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.health",
+    "app.routes.status",
     # live routes: relayed to the upstream (app/live.py)
     "app.routes.chats",
     "app.routes.lists",
