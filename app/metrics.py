@@ -48,6 +48,14 @@ UPSTREAM_BREAKER_OPENINGS = Counter(
 )
 
 
+def record_call(*, attempts: int, failed: bool) -> None:
+    """One upstream call: its outcome (no attempt at all: the breaker refused it) and retries."""
+    outcome = "circuit_open" if attempts == 0 else "failed" if failed else "ok"
+    UPSTREAM_CALLS.labels(outcome).inc()
+    if attempts > 1:
+        UPSTREAM_RETRIES.inc(attempts - 1)
+
+
 def multiprocess_registry(path: Path) -> CollectorRegistry:
     """A registry that sums the samples every process wrote under ``path``."""
     registry = CollectorRegistry()

@@ -46,6 +46,7 @@ from sync import leases
 from sync.clock import UpstreamClock
 from sync.cursors import BEGINNING
 from sync.leases import Lease, LeaseLost
+from sync.metrics import record_pass
 from sync.pacing import TokenBucket
 from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_of, resource
 from sync.writers import PageWriter, WriteCounts
@@ -267,6 +268,7 @@ class TaskRunner:
         if kind != "incremental":
             deadline = time.monotonic() + self.ctx.settings.sync_backfill_slice_seconds
         totals = RunTotals()
+        started = time.monotonic()
         with track_upstream_calls() as calls:
             try:
                 complete = await self._pump(kind, work, run_id, deadline, totals)
@@ -276,7 +278,13 @@ class TaskRunner:
         status = "succeeded" if complete or not self.ctx.stopping.is_set() else "abandoned"
         error = None if status == "succeeded" else "worker stopping; resumes from its cursor"
         await self._finish_run(run_id, status, calls.retries, totals, error=error, complete=complete)
-        logger.info(
+        counts = totals.counts
+        record_pass(self.lease.resource, kind, time.monotonic() - started,
+                    counts.inserted, counts.updated, counts.unchanged)
+        # A routine incremental pass that changed nothing is a DEBUG line, not an INFO one.
+        routine = kind == "incremental" and not (counts.inserted or counts.updated)
+        logger.log(
+            logging.DEBUG if routine else logging.INFO,
             "sync_run_finished",
             extra={
                 **self._log_fields(),

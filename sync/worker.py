@@ -27,6 +27,7 @@ from sync import leases
 from sync.clock import upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
+from sync.metrics import refresh_store_gauges
 from sync.pacing import TokenBucket
 from sync.resources import REGISTRY
 from sync.scheduler import start_clock
@@ -77,6 +78,7 @@ class Worker:
         self.stopping = asyncio.Event()
         self._running: dict[uuid.UUID, asyncio.Task] = {}
         self._wake = asyncio.Event()
+        self._metrics_server = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -95,7 +97,8 @@ class Worker:
                 pacer=TokenBucket(settings.backfill_requests_per_second),
                 stopping=self.stopping,
             )
-            logger.info("worker_started", extra={"worker": self.name})
+            metrics = self._serve_metrics()
+            logger.info("worker_started", extra={"worker": self.name, "metrics_port": metrics})
             scheduler = None
             if self.enqueue or self.schedule:
                 await self._tick(pool)
@@ -122,7 +125,21 @@ class Worker:
                 with contextlib.suppress(asyncio.CancelledError):
                     await heartbeat
                 await clock.aclose()
+            if self._metrics_server is not None:
+                self._metrics_server.shutdown()
+                self._metrics_server.server_close()
             logger.info("worker_stopped", extra={"worker": self.name})
+
+    def _serve_metrics(self) -> int | None:
+        """Serve this process's metrics when a port is set (``relay worker`` only: the
+        one-shot ``relay sync`` commands schedule nothing and serve nothing)."""
+        port = self.settings.worker_metrics_port
+        if not port or not self.schedule:
+            return None
+        from app.metrics import serve_metrics
+
+        self._metrics_server = serve_metrics(self.settings.worker_metrics_host, port)
+        return port
 
     def stop(self) -> None:
         self.stopping.set()
@@ -145,6 +162,7 @@ class Worker:
                     self.resources or list(REGISTRY),
                     initial_backfill=self.settings.sync_initial_backfill,
                 )
+                await refresh_store_gauges(conn)
             if added:
                 logger.info("sync_tasks_enqueued", extra={"worker": self.name, "added": added})
         except Exception:

@@ -41,6 +41,7 @@ from urllib.parse import quote
 import httpx
 import msgspec
 
+from app.metrics import UPSTREAM_BREAKER_OPENINGS, record_call
 from app.settings import Settings
 from app.upstream.errors import (
     UpstreamBadBody,
@@ -651,6 +652,7 @@ class UpstreamClient:
 
     def _breaker_failure(self, breaker: CircuitBreaker, account_id: int) -> None:
         if breaker.record_failure():
+            UPSTREAM_BREAKER_OPENINGS.inc()
             logger.warning(
                 "upstream_circuit_opened",
                 extra={
@@ -667,6 +669,7 @@ class UpstreamClient:
 
     def _record_stats(self, *, attempts: int, failed: bool) -> None:
         self.stats.add(attempts=attempts, failed=failed)
+        record_call(attempts=attempts, failed=failed)
         for stats in _tracked_stats.get():
             stats.add(attempts=attempts, failed=failed)
 

@@ -1,0 +1,66 @@
+"""The worker's Prometheus metrics, served by ``relay worker`` on RELAY_WORKER_METRICS_PORT.
+
+Counters and the pass histogram are this process's own work. The gauges describe the whole
+store as this worker last saw it (refreshed on every clock tick): with several workers each
+reports the same values, so aggregate them with ``max``. Labels never name an account.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+from psycopg import AsyncConnection
+from psycopg.rows import dict_row
+
+SYNC_ROWS = Counter(
+    "relay_sync_rows",
+    "Rows the sync wrote, by resource and outcome (inserted, updated, unchanged).",
+    ["resource", "outcome"],
+)
+SYNC_PASS_SECONDS = Histogram(
+    "relay_sync_pass_duration_seconds",
+    "Duration of one sync pass (a run of one kind on one account and resource).",
+    ["resource", "kind"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
+)
+COVERAGE_LAG = Gauge(
+    "relay_sync_coverage_lag_seconds",
+    "Now minus the coverage end, across the active accounts of a resource: worst and p95.",
+    ["resource", "stat"],
+)
+TASKS_DUE = Gauge("relay_sync_tasks_due", "Tasks whose due time has come and that nobody holds.", ["resource"])
+LEASES_HELD = Gauge("relay_sync_leases_held", "Tasks held by a live lease (being run).", ["resource"])
+
+_GAUGES_SQL = """
+SELECT t.resource,
+       count(*) FILTER (WHERE t.due_at <= now()
+                          AND (t.lease_expires_at IS NULL OR t.lease_expires_at <= now())) AS due,
+       count(*) FILTER (WHERE t.lease_expires_at > now()) AS held,
+       max(extract(epoch FROM now() - s.coverage_end)) AS lag_worst,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM now() - s.coverage_end))
+           AS lag_p95
+FROM sync_tasks t
+JOIN accounts a ON a.id = t.account_id AND a.status = 'active'
+LEFT JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
+GROUP BY t.resource
+"""
+
+
+def record_pass(resource: str, kind: str, seconds: float, inserted: int, updated: int, unchanged: int) -> None:
+    SYNC_PASS_SECONDS.labels(resource, kind).observe(seconds)
+    for outcome, count in (("inserted", inserted), ("updated", updated), ("unchanged", unchanged)):
+        if count:
+            SYNC_ROWS.labels(resource, outcome).inc(count)
+
+
+async def refresh_store_gauges(conn: AsyncConnection) -> None:
+    """Tasks due, leases held and coverage lag per resource, read in one query."""
+    async with conn.cursor(row_factory=dict_row) as cursor:
+        await cursor.execute(_GAUGES_SQL)
+        rows = await cursor.fetchall()
+    for row in rows:
+        resource = row["resource"]
+        TASKS_DUE.labels(resource).set(row["due"])
+        LEASES_HELD.labels(resource).set(row["held"])
+        # No coverage yet (nothing synced): NaN, which Prometheus shows as "no value".
+        COVERAGE_LAG.labels(resource, "worst").set(float("nan") if row["lag_worst"] is None else max(0.0, float(row["lag_worst"])))
+        COVERAGE_LAG.labels(resource, "p95").set(float("nan") if row["lag_p95"] is None else max(0.0, float(row["lag_p95"])))
