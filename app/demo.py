@@ -84,6 +84,10 @@ def _wait_until_up(url: str, procs: list[subprocess.Popen]) -> None:
     raise RuntimeError(f"{url} did not answer within {STARTUP_TIMEOUT:.0f} s")
 
 
+def _database(settings: Settings) -> str:
+    return "configured" if settings.database_url else f"embedded under {settings.data_dir}"
+
+
 def _banner(settings: Settings, access: DemoAccess) -> str:
     base = f"http://{settings.api_host}:{settings.api_port}"
     account = access.account_ids[0]
@@ -94,6 +98,7 @@ def _banner(settings: Settings, access: DemoAccess) -> str:
             "Creator Relay demo is running.",
             f"  API:      {base}   (docs: {base}/docs, health: {base}/health, status: {base}/status)",
             f"  Sandbox:  http://{settings.sandbox_host}:{settings.sandbox_port}",
+            f"  Database: {_database(settings)}",
             f"  Accounts: {', '.join(map(str, access.account_ids))} (sandbox data, synced by the worker)",
             f"  API key:  {access.api_key}",
             "",
@@ -125,6 +130,7 @@ def _announce(settings: Settings, access: DemoAccess) -> None:
             "docs": f"{base}/docs",
             "status_page": f"{base}/status",
             "sandbox": f"http://{settings.sandbox_host}:{settings.sandbox_port}",
+            "database": _database(settings),
             "accounts": list(access.account_ids),
             "api_key": access.api_key,
             "try": f"curl -H 'Authorization: Bearer {access.api_key}' '{base}/v1/{access.account_ids[0]}/earnings'",
@@ -138,8 +144,7 @@ def run_demo(settings: Settings) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     configure_logging(settings, "cli")
     database_url = resolve_database_url(settings)
-    where = "configured" if settings.database_url else f"embedded under {settings.data_dir}"
-    logger.info("demo_database", extra={"database": where})
+    logger.info("demo_database", extra={"database": _database(settings)})
     upgrade(database_url)
     access = provision(database_url, settings)
 

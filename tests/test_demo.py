@@ -47,6 +47,7 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
         RELAY_API_PORT=str(api_port),
         RELAY_SANDBOX_PORT=str(sandbox_port),
         RELAY_LOG_LEVEL="WARNING",
+        RELAY_LOG_JSON="false",  # the readable banner (JSON lines: tests/ops/test_stack_logs.py)
     )
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "demo"],

@@ -1,0 +1,104 @@
+"""`relay demo` (what `make run` runs) writes JSON lines only, from every process, and a
+request's X-Request-ID is on its response, its ledger row and its log lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+
+from tests.fixtures.api import free_port
+
+pytestmark = pytest.mark.slow
+
+
+def _poll(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"{what} within {timeout} s")
+
+
+def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_stored_and_logged(
+    empty_database, tmp_path: Path
+):
+    api_port, sandbox_port = free_port(), free_port()
+    with empty_database() as database_url:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
+        env.update(
+            RELAY_DATABASE_URL=database_url,
+            RELAY_DATA_DIR=str(tmp_path / "relay"),
+            RELAY_API_PORT=str(api_port),
+            RELAY_SANDBOX_PORT=str(sandbox_port),
+            RELAY_LOG_LEVEL="DEBUG",  # the request lines and the demoted scheduler lines too
+            RELAY_SYNC_TICK_SECONDS="1",
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "demo"], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        lines: list[str] = []
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
+        try:
+            def ready():
+                return next((json.loads(x) for x in list(lines) if '"demo_ready"' in x), None)
+
+            banner = _poll(ready, 120, "no demo_ready line")
+            key, base = banner["api_key"], banner["api"]
+            auth = {"Authorization": f"Bearer {key}"}
+            given = httpx.get(f"{base}/v1/1001/chats?limit=1", headers={**auth, "X-Request-ID": "must-show-1"}, timeout=15)
+            assert given.status_code == 200 and given.headers["x-request-id"] == "must-show-1"
+            made = httpx.get(f"{base}/v1/1001/earnings", headers={**auth, "X-Request-ID": "not sane!"}, timeout=15)
+            generated = made.headers["x-request-id"]
+            assert made.status_code == 200 and len(generated) == 32
+            _poll(lambda: any("Running job" in x for x in list(lines)), 30, "no scheduler tick")
+
+            def ledger():
+                with psycopg.connect(database_url) as conn:
+                    rows = conn.execute(
+                        "SELECT request_id, route, status FROM usage_ledger "
+                        "WHERE request_id = ANY(%s) AND status IS NOT NULL ORDER BY id",
+                        (["must-show-1", generated],),
+                    ).fetchall()
+                return rows if len(rows) == 2 else None
+
+            rows = _poll(ledger, 10, "no final ledger statuses")
+            assert rows == [("must-show-1", "/v1/{account_id}/chats", 200), (generated, "/v1/{account_id}/earnings", 200)]
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        time.sleep(0.5)  # the reader thread drains what the processes wrote last
+
+    entries = []
+    for line in lines:
+        if line.strip():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                pytest.fail(f"a line of the stack is not JSON: {line!r}")
+    processes = {e.get("process") for e in entries}
+    assert {"api", "worker", "sandbox", "cli"} <= processes, processes
+    assert all({"ts", "level", "logger", "event", "pid"} <= set(e) for e in entries)
+    for rid, route in (("must-show-1", "/v1/{account_id}/chats"), (generated, "/v1/{account_id}/earnings")):
+        finished = [e for e in entries if e.get("request_id") == rid and e["event"] == "request_finished"]
+        assert [(e["route"], e["status"], e["process"]) for e in finished] == [(route, 200, "api")]
+    # uvicorn's own records, in the same format
+    assert any(e["logger"].startswith("uvicorn") for e in entries)
+    # the clock's routine lines are DEBUG, never INFO
+    ticks = [e for e in entries if e["logger"].startswith("apscheduler.executors")]
+    assert ticks and {e["level"] for e in ticks} == {"debug"}
