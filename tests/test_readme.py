@@ -17,7 +17,28 @@ def test_readme_configuration_table_matches_the_settings_module() -> None:
     )
 
 
-def test_ci_runs_the_readme_test_command() -> None:
-    readme = ROOT.joinpath("README.md").read_text()
-    assert "make test" in readme
-    assert "make test" in ROOT.joinpath(".ci/run").read_text()
+def _readme_test_command() -> str:
+    """The command the README's Quickstart gives for running the test suite."""
+    block = ROOT.joinpath("README.md").read_text().split("## Quickstart", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    commands = [line.split("#", 1)[0].strip() for line in block.splitlines() if line.strip()]
+    (test_command,) = [c for c in commands if c.split()[-1] == "test"]
+    return test_command
+
+
+def _ci_commands() -> list[str]:
+    """What .ci/run executes: its lines minus the shebang, comments, shell options and cd."""
+    lines = [line.strip() for line in ROOT.joinpath(".ci/run").read_text().splitlines()]
+    return [
+        line for line in lines
+        if line and not line.startswith("#") and not line.startswith("set ") and not line.startswith("cd ")
+    ]
+
+
+def test_ci_runs_exactly_the_readme_test_command_and_it_runs_the_suite() -> None:
+    command = _readme_test_command()
+    assert command == "make test"
+    assert _ci_commands() == [command], "CI must run the README's test command and nothing else"
+    # `make test` runs pytest over the whole suite (pyproject's testpaths), not a subset.
+    makefile = ROOT.joinpath("Makefile").read_text()
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert [line.strip() for line in recipe.splitlines()[1:]] == ["$(BIN)/pytest"]
