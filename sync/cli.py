@@ -24,7 +24,7 @@ from psycopg import AsyncConnection
 from app.db.embedded import resolve_database_url
 from app.db.urls import plain_url
 from app.settings import Settings
-from sync import leases
+from sync import leases, state
 from sync.clock import upstream_clock
 from sync.resources import REGISTRY
 from sync.worker import Worker
@@ -96,8 +96,7 @@ def _targets(
         raise click.UsageError("give --account and --resource, or --all")
     if not accounts:
         with psycopg.connect(plain_url(database_url)) as conn:
-            rows = conn.execute("SELECT id FROM accounts WHERE status = 'active' ORDER BY id").fetchall()
-        accounts = [r[0] for r in rows]
+            accounts = leases.active_account_ids(conn)
     return [(a, r) for a in accounts for r in (resources or list(REGISTRY))]
 
 
@@ -169,9 +168,8 @@ def request_and_run(
     asyncio.run(_request_all(database_url, targets, kind, since_value))
     if enqueue_only:
         return
-    column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
     worker = Worker(settings, only=targets, enqueue=False, schedule=False,
-                    done=_pending_check(targets, column))
+                    done=_pending_check(targets, kind))
     if progress and kind == "backfill":
         from sync.progress import run_with_progress
 
@@ -186,20 +184,11 @@ async def _request_all(database_url, targets, kind, since) -> None:
             await leases.request(conn, account_id, resource, kind=kind, since=since)
 
 
-def _pending_check(targets, column: str):
+def _pending_check(targets, kind: str):
     keys = [f"{a}:{r}" for a, r in targets]
 
     async def done(conn: AsyncConnection) -> bool:
-        cur = await conn.execute(
-            f"""
-            SELECT count(*) FROM sync_tasks
-            WHERE account_id::text || ':' || resource = ANY(%s)
-              AND ({column} IS NOT NULL OR failures > 0)
-            """,
-            (keys,),
-        )
-        (pending,) = await cur.fetchone()
-        return pending == 0
+        return await leases.requests_pending(conn, keys, kind) == 0
 
     return done
 
@@ -224,36 +213,12 @@ def run_until_idle(settings: Settings, only: list[tuple[int, str]] | None = None
     keys = None if only is None else [f"{a}:{r}" for a, r in only]
 
     async def nothing_due(conn: AsyncConnection) -> bool:
-        cur = await conn.execute(
-            """
-            SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
-            WHERE a.status = 'active'
-              AND (%s::text[] IS NULL OR t.account_id::text || ':' || t.resource = ANY(%s))
-              AND (t.due_at <= now() OR t.lease_expires_at > now())
-            """,
-            (keys, keys),
-        )
-        (due,) = await cur.fetchone()
-        return due == 0
+        return await leases.due_or_running(conn, keys) == 0
 
     asyncio.run(Worker(settings, only=only, schedule=False, done=nothing_due).run())
 
 
 # --- relay sync status ---------------------------------------------------------------------
-
-_STATUS_SQL = """
-SELECT coalesce(t.account_id, s.account_id), coalesce(t.resource, s.resource),
-       s.coverage_start, s.coverage_end, s.last_success_at, s.last_error, s.last_error_at,
-       t.lease_owner, t.lease_expires_at, t.due_at, t.backfill_since, t.failures,
-       (SELECT r.status FROM sync_runs r
-        WHERE r.account_id = coalesce(t.account_id, s.account_id)
-          AND r.resource = coalesce(t.resource, s.resource)
-        ORDER BY r.id DESC LIMIT 1)
-FROM sync_tasks t
-FULL JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
-ORDER BY 1, 2
-"""
-
 
 def status_rows(settings: Settings, now: int | None = None) -> list[dict]:
     """One dict per (account, resource): what ``relay sync status`` shows."""
@@ -261,25 +226,25 @@ def status_rows(settings: Settings, now: int | None = None) -> list[dict]:
     if now is None:
         now = asyncio.run(_upstream_now(settings))
     with psycopg.connect(plain_url(database_url)) as conn:
-        rows = conn.execute(_STATUS_SQL).fetchall()
+        rows = state.status_rows(conn)
     out = []
-    for (account_id, resource, start, end, success, error, error_at, owner, expires, due,
-         backfill_since, failures, last_run) in rows:
+    for r in rows:
+        end, owner, expires = r["coverage_end"], r["lease_owner"], r["lease_expires_at"]
         leased = owner is not None and expires is not None and expires.timestamp() > time_now()
         out.append({
-            "account_id": account_id,
-            "resource": resource,
-            "coverage_start": _iso(start),
+            "account_id": r["account_id"],
+            "resource": r["resource"],
+            "coverage_start": _iso(r["coverage_start"]),
             "coverage_end": _iso(end),
-            "last_success_at": _iso(success),
+            "last_success_at": _iso(r["last_success_at"]),
             "lag_seconds": None if end is None else max(0, now - int(end.timestamp())),
-            "last_error": error,
-            "last_error_at": _iso(error_at),
+            "last_error": r["last_error"],
+            "last_error_at": _iso(r["last_error_at"]),
             "lease_owner": owner if leased else None,
-            "due_at": _iso(due),
-            "backfill_since": _iso(backfill_since),
-            "failures": failures,
-            "last_run": last_run,
+            "due_at": _iso(r["due_at"]),
+            "backfill_since": _iso(r["backfill_since"]),
+            "failures": r["failures"],
+            "last_run": r["last_run"],
         })
     return out
 

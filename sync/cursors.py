@@ -22,11 +22,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 Position = dict[str, Any] | None
+
+
+class Cursor(Protocol):
+    """What the engine asks of a paging strategy (the module docstring says how)."""
+
+    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+        """The query parameters of the next page."""
+        ...
+
+    def advance(
+        self, body: dict, rows: list, lo: int | None, hi: int, position: Position
+    ) -> tuple[Position, int | None]:
+        """The next page's position (None: the pass is complete) and the page's oldest time."""
+        ...
 
 #: Lower bound sent when a pass reads "from the beginning" (the upstream's own default is
 #: two years ago, which is not the beginning).
@@ -52,6 +66,16 @@ def field_of(row: Any, name: str) -> Any:
 
 def _window(lo: int | None, hi: int, start: str = "start_date", end: str = "end_date") -> dict:
     return {start: iso(BEGINNING if lo is None else lo), end: iso(hi)}
+
+
+def _next_offset(body: dict, rows: list, position: Position, time_field: str) -> tuple[Position, int | None]:
+    """Offset paging: the next page's offset (None after the last page) and the oldest time."""
+    if not rows:
+        return None, None
+    oldest = iso_seconds(field_of(rows[-1], time_field))
+    if not body.get("hasMore"):
+        return None, oldest
+    return {"offset": (position["offset"] if position else 0) + len(rows)}, oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +121,10 @@ class SnapshotOffsetCursor:
         return params
 
     def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
-        if not rows:
-            return None, None
-        oldest = iso_seconds(field_of(rows[-1], self.time_field))
-        if not body.get("hasMore"):
+        following, oldest = _next_offset(body, rows, position, self.time_field)
+        if following is None:
             return None, oldest
-        offset = (position["offset"] if position else 0) + len(rows)
-        return {"offset": offset, "marker": body["marker"]}, oldest
+        return {**following, "marker": body["marker"]}, oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,12 +167,7 @@ class OffsetListCursor:
         return {"limit": min(page_size, self.max_page_size), "offset": position["offset"] if position else 0}
 
     def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
-        if not rows:
-            return None, None
-        oldest = iso_seconds(field_of(rows[-1], self.time_field))
-        if not body.get("hasMore"):
-            return None, oldest
-        return {"offset": (position["offset"] if position else 0) + len(rows)}, oldest
+        return _next_offset(body, rows, position, self.time_field)
 
 
 @dataclass(frozen=True, slots=True)

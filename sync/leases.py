@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, Connection
+from psycopg.rows import class_row
 
 
 class LeaseLost(Exception):
@@ -80,9 +81,9 @@ SET lease_owner = %(owner)s,
     updated_at = now()
 FROM candidate c, accounts a
 WHERE t.account_id = c.account_id AND t.resource = c.resource AND a.id = t.account_id
-RETURNING t.account_id, t.resource, t.lease_token,
-          CASE WHEN c.taken_over THEN c.previous_owner END,
-          a.upstream_token, t.next_incremental_at <= now(),
+RETURNING t.account_id, t.resource, t.lease_token AS token, t.lease_owner AS owner,
+          CASE WHEN c.taken_over THEN c.previous_owner END AS previous_owner,
+          a.upstream_token, t.next_incremental_at <= now() AS incremental_due,
           t.backfill_since, t.reconcile_since, t.failures
 """
 
@@ -164,11 +165,11 @@ async def claim(
         "resources": None if resources is None else list(resources),
     }
     async with conn.transaction():
-        cur = await conn.execute(_CLAIM, params)
-        row = await cur.fetchone()
-        if row is None:
+        async with conn.cursor(row_factory=class_row(Lease)) as cur:
+            await cur.execute(_CLAIM, params)
+            lease = await cur.fetchone()
+        if lease is None:
             return None
-        lease = Lease(row[0], row[1], row[2], owner, row[3], row[4], row[5], row[6], row[7], row[8])
         if lease.previous_owner is not None:
             await conn.execute(_ABANDON_RUNS, (lease.account_id, lease.resource, owner))
     return lease
@@ -220,3 +221,50 @@ async def request(
         _REQUEST.format(column=column),
         {"account_id": account_id, "resource": resource, "since": since},
     )
+
+
+async def nudge(conn: AsyncConnection, account_id: int, resources: list[str]) -> None:
+    """Make the account's tasks of ``resources`` due now (they follow a refresh of theirs)."""
+    if resources:
+        await conn.execute(
+            """
+            UPDATE sync_tasks SET due_at = now(), next_incremental_at = now()
+            WHERE account_id = %s AND resource = ANY(%s)
+            """,
+            (account_id, resources),
+        )
+
+
+def active_account_ids(conn: Connection) -> list[int]:
+    return [r[0] for r in conn.execute("SELECT id FROM accounts WHERE status = 'active' ORDER BY id")]
+
+
+async def requests_pending(conn: AsyncConnection, keys: list[str], kind: str) -> int:
+    """Tasks among ``keys`` (``"account:resource"``) whose ``kind`` request is not done yet
+    (or that failed and wait for a retry)."""
+    column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
+    cur = await conn.execute(
+        f"""
+        SELECT count(*) FROM sync_tasks
+        WHERE account_id::text || ':' || resource = ANY(%s)
+          AND ({column} IS NOT NULL OR failures > 0)
+        """,
+        (keys,),
+    )
+    (pending,) = await cur.fetchone()
+    return pending
+
+
+async def due_or_running(conn: AsyncConnection, keys: list[str] | None) -> int:
+    """Tasks of active accounts (among ``keys``, if given) that are due or leased."""
+    cur = await conn.execute(
+        """
+        SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
+        WHERE a.status = 'active'
+          AND (%s::text[] IS NULL OR t.account_id::text || ':' || t.resource = ANY(%s))
+          AND (t.due_at <= now() OR t.lease_expires_at > now())
+        """,
+        (keys, keys),
+    )
+    (due,) = await cur.fetchone()
+    return due

@@ -14,13 +14,8 @@ from psycopg import AsyncConnection
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from app.db.urls import plain_url
+from sync import state
 from sync.worker import Worker
-
-_COVERAGE = """
-SELECT account_id, resource, coverage_start, coverage_end
-FROM sync_state WHERE account_id::text || ':' || resource = ANY(%s)
-"""
-
 
 def covered_fraction(start: datetime | None, end: datetime | None, since: datetime) -> float:
     if start is None or end is None:
@@ -43,11 +38,10 @@ async def run_with_progress(
         async def refresh() -> None:
             async with await AsyncConnection.connect(plain_url(database_url), autocommit=True) as conn:
                 while True:
-                    cur = await conn.execute(_COVERAGE, (keys,))
-                    for account_id, resource, start, end in await cur.fetchall():
+                    for row in await state.coverage_of(conn, keys):
                         floor = max(since, datetime.fromtimestamp(0, UTC))
-                        progress.update(bars[f"{account_id}:{resource}"],
-                                        completed=covered_fraction(start, end, floor))
+                        progress.update(bars[f"{row.account_id}:{row.resource}"],
+                                        completed=covered_fraction(row.coverage_start, row.coverage_end, floor))
                     await asyncio.sleep(0.5)
 
         watcher = asyncio.create_task(refresh())

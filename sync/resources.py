@@ -3,14 +3,11 @@
 A description is data: the upstream path (a constant of ``app.upstream.paths``), how the
 endpoint pages (a strategy of ``sync.cursors``), the partitions it is read in (one query
 per earnings type and tips source, per posts archive bucket, per tracking link), where the
-rows sit in an answer, the target table (named like the resource) and its key, the SQL
-that turns a payload ``p`` into each typed column (``app.store.mapping.COLUMNS``, shared with
-the live write-back of the store-served routes), the default interval and lookback.
-``sync.engine`` runs any of them; ``sync.writers`` builds its statement from them.
-
-Column expressions are SQL over ``p`` (the row's JSONB payload) and ``%(name)s``
-parameters taken from the partition's ``constants``: the typed columns are computed by
-PostgreSQL during the merge, so the worker does no per-row Python work beyond encoding.
+rows sit in an answer, the target table (``app.store.mapping.TABLES``: its columns, key
+and upsert, the one definition the store's write-back uses too), the default interval and
+lookback. ``sync.engine`` runs any of them; ``sync.writers`` builds its statement from the
+table. The table's column expressions read ``%(name)s`` parameters from the partition's
+``constants`` (e.g. the earnings ``type`` the query asked for).
 """
 
 from __future__ import annotations
@@ -23,16 +20,21 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection
 
+from app.enums import EARNINGS_TYPES, TIPS_SOURCES
 from app.settings import Settings, parse_durations
-from app.store.mapping import COLUMNS
+from app.store.mapping import TABLES, SyncedTable
 from app.upstream import paths
 from sync.cursors import (
+    Cursor,
     KeysetTimeCursor,
     OffsetListCursor,
     PublishTimeCursor,
     SingleRequestWindow,
     SnapshotOffsetCursor,
 )
+from sync.state import stored_link_ids
+
+__all__ = ["EARNINGS_TYPES", "REGISTRY", "TIPS_SOURCES", "Partition", "Resource", "resource"]
 
 MINUTE = 60
 DAY = 86400
@@ -54,11 +56,9 @@ PartitionSource = Callable[[AsyncConnection, int], Awaitable[list[Partition]]]
 
 @dataclass(frozen=True, slots=True)
 class Resource:
-    name: str  # the table's name, the task's name, the CLI's --resource
+    table: SyncedTable  # its name is the resource's: the task's name, the CLI's --resource
     path: str
-    cursor: Any  # a strategy of sync.cursors
-    columns: Mapping[str, str]  # typed column -> SQL expression over p and %(constants)s
-    key: tuple[str, ...] = ("account_id", "id")
+    cursor: Cursor
     rows_member: str = "list"
     partitions: tuple[Partition, ...] | PartitionSource = (Partition("all"),)
     interval: int = 10 * MINUTE
@@ -67,6 +67,10 @@ class Resource:
     full_refresh: bool = False
     # Resources whose rows must be stored first (their partitions are read from them).
     after: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.table.name
 
     def rows(self, body: Any) -> list:
         rows = body.get(self.rows_member) if isinstance(body, dict) else None
@@ -112,10 +116,6 @@ def decode_page(body: bytes, rows_member: str) -> Any:
 
 # --- earnings -----------------------------------------------------------------------
 
-EARNINGS_TYPES = ("subscribes", "tips", "post", "chat_messages", "stream")
-TIPS_SOURCES = ("profile", "post_all", "chat", "stream", "story")
-
-
 def _earnings_partitions() -> tuple[Partition, ...]:
     """One query per type, and tips once per source: each stored row knows both from the
     query that returned it. The nine queries together return every row exactly once."""
@@ -134,11 +134,10 @@ def _earnings_partitions() -> tuple[Partition, ...]:
 
 
 EARNINGS = Resource(
-    name="earnings",
+    table=TABLES["earnings"],
     path=paths.EARNINGS_TRANSACTIONS,
     cursor=KeysetTimeCursor(max_page_size=1000),
     partitions=_earnings_partitions(),
-    columns=COLUMNS["earnings"],
     interval=5 * MINUTE,
     # A payment stays `loading` for its payoutPendingDays (up to 21 seen), then settles.
     lookback=22 * DAY,
@@ -147,20 +146,18 @@ EARNINGS = Resource(
 # --- payouts ------------------------------------------------------------------------
 
 CHARGEBACKS = Resource(
-    name="chargebacks",
+    table=TABLES["chargebacks"],
     path=paths.PAYOUTS_CHARGEBACKS,
     cursor=SnapshotOffsetCursor(max_page_size=100),
-    columns=COLUMNS["chargebacks"],
     interval=15 * MINUTE,
     lookback=30 * DAY,
 )
 
 PAYOUT_REQUESTS = Resource(
-    name="payout_requests",
+    table=TABLES["payout_requests"],
     path=paths.PAYOUTS_REQUESTS,
     # The endpoint's page size is fixed at 10 and it takes no limit.
     cursor=SnapshotOffsetCursor(max_page_size=None),
-    columns=COLUMNS["payout_requests"],
     interval=15 * MINUTE,
     # A request is pending for its first days, then approved or rejected.
     lookback=30 * DAY,
@@ -169,7 +166,7 @@ PAYOUT_REQUESTS = Resource(
 # --- posts --------------------------------------------------------------------------
 
 POSTS = Resource(
-    name="posts",
+    table=TABLES["posts"],
     path=paths.POSTS,
     cursor=PublishTimeCursor(max_page_size=100),
     # The default feed leaves archived posts out; each archive bucket is its own query.
@@ -178,7 +175,6 @@ POSTS = Resource(
         Partition("archived", params=MappingProxyType({"label": "archived"})),
         Partition("private_archived", params=MappingProxyType({"label": "private_archived"})),
     ),
-    columns=COLUMNS["posts"],
     interval=10 * MINUTE,
     # Favorites and tips keep changing on recent posts.
     lookback=30 * DAY,
@@ -187,10 +183,9 @@ POSTS = Resource(
 # --- campaigns (tracking links) -----------------------------------------------------
 
 TRACKING_LINKS = Resource(
-    name="tracking_links",
+    table=TABLES["tracking_links"],
     path=paths.TRACKING_LINKS,
     cursor=OffsetListCursor(max_page_size=100),
-    columns=COLUMNS["tracking_links"],
     interval=30 * MINUTE,
     full_refresh=True,
 )
@@ -198,27 +193,22 @@ TRACKING_LINKS = Resource(
 
 async def _stored_links(conn: AsyncConnection, account_id: int) -> list[Partition]:
     """One stats query per tracking link the store holds for the account."""
-    cur = await conn.execute(
-        "SELECT id FROM tracking_links WHERE account_id = %s ORDER BY id", (account_id,)
-    )
     return [
         Partition(
             name=str(link_id),
             path_params=MappingProxyType({"link_id": link_id}),
             constants=MappingProxyType({"link_id": link_id}),
         )
-        for (link_id,) in await cur.fetchall()
+        for link_id in await stored_link_ids(conn, account_id)
     ]
 
 
 TRACKING_LINK_DAILY_STATS = Resource(
-    name="tracking_link_daily_stats",
+    table=TABLES["tracking_link_daily_stats"],
     path=paths.TRACKING_LINK_STATS,
     cursor=SingleRequestWindow(),
-    key=("account_id", "link_id", "date"),
     rows_member="daily_metrics",
     partitions=_stored_links,
-    columns=COLUMNS["tracking_link_daily_stats"],
     interval=30 * MINUTE,
     # Today's counts grow until the day ends; late scans may revise the day before.
     lookback=3 * DAY,

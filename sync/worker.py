@@ -28,7 +28,7 @@ from sync.clock import upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
 from sync.metrics import refresh_store_gauges
-from sync.pacing import TokenBucket
+from sync.pacing import backfill_pacer
 from sync.resources import REGISTRY
 from sync.scheduler import start_clock
 
@@ -94,7 +94,7 @@ class Worker:
                 upstream=upstream,
                 clock=clock,
                 worker_id=self.name,
-                pacer=TokenBucket(settings.backfill_requests_per_second),
+                pacer=backfill_pacer(settings.backfill_requests_per_second),
                 stopping=self.stopping,
             )
             metrics = self._serve_metrics()

@@ -12,10 +12,12 @@ For a page of any resource::
 so a row that did not change is not rewritten (no new tuple, no index churn), and the
 statement reports how many rows it inserted and updated; the rest were unchanged.
 
-The typed columns are computed by PostgreSQL from the payload (``Resource.columns``). The
+The upsert is the table's one definition (``app.store.mapping.SyncedTable.upsert_sql``,
+shared with the store's write-back); the typed columns are computed by PostgreSQL from the
+payload. The
 rows arrive as raw JSON items (``msgspec.Raw``, see ``Resource.decode_page``) and go to the
 server as they came, in one COPY write: the worker neither decodes nor encodes a row.
-The caller runs ``write``/``write_page`` inside the transaction that also stores the cursor.
+The caller runs ``write_page`` inside the transaction that also stores the cursor.
 """
 
 from __future__ import annotations
@@ -89,27 +91,10 @@ def merge_sql(resource: Resource, *, more_ctes: str = "", more_columns: str = ""
     a page lost in a database crash is lost together with the cursor that committed with
     it, and is fetched again; the sync never needs the commit's flush wait.
     """
-    columns = list(resource.columns)
-    expressions = [resource.columns[c] for c in columns]
-    names = ["account_id", *columns, "payload", "sync_run_id"]
-    values = ["%(account_id)s::bigint", *expressions, "p", "%(run_id)s::bigint"]
-    key = ", ".join(resource.key)
-    compared = [c for c in names if c not in resource.key and c != "sync_run_id"]
-    selected = ",\n               ".join(f"{v} AS {n}" for v, n in zip(values, names, strict=True))
+    upsert = resource.table.upsert_sql("sync_page", run_id=True)
     return f"""
 WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),
-merged AS (
-    INSERT INTO {resource.name} AS t ({", ".join(names)})
-    SELECT DISTINCT ON ({key}) *
-    FROM (SELECT {selected}
-          FROM sync_page) AS page
-    ORDER BY {key}
-    ON CONFLICT ({key}) DO UPDATE SET
-        {", ".join(f"{c} = excluded.{c}" for c in compared)},
-        sync_run_id = excluded.sync_run_id,
-        last_synced_at = now()
-    WHERE ({", ".join(f"t.{c}" for c in compared)})
-          IS DISTINCT FROM ({", ".join(f"excluded.{c}" for c in compared)})
+merged AS ({upsert}
     RETURNING (xmax = 0) AS inserted
 ),
 counts AS (

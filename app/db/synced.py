@@ -6,14 +6,16 @@ Every synced table follows one layout (see docs/data.md for each column):
   secondary index starts with ``account_id``: the store is partition-ready by account
   (``PARTITION BY HASH (account_id)`` changes no key, no index and no query);
 - typed columns for each field a store-served route filters, orders, pages or aggregates
-  on, filled by the sync writer from the payload (``sync/resources.py`` maps them);
+  on, computed from the payload by the one mapping both writers use
+  (``app/store/mapping.py``: the sync writer and the store's write-back);
 - ``payload``: the upstream row verbatim, which the store routes return;
 - ``first_seen_at``, ``last_synced_at`` (the last time a sync changed the row) and
   ``sync_run_id`` (the ``sync_runs`` row that last changed it).
 
 There are no foreign keys from synced rows to ``accounts``: a page of 1,000 rows would
-pay 1,000 key checks on the hot write path, and rows of a removed account are dropped
-with its ``sync_state`` by the account removal, not by a cascade.
+pay 1,000 key checks on the hot write path. Deleting an account cascades to its
+``sync_state`` and ``sync_tasks`` rows only; its synced rows stay until deleted by
+``account_id`` (pausing an account, ``relay accounts disconnect``, keeps them on purpose).
 """
 
 from __future__ import annotations

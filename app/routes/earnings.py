@@ -14,6 +14,7 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery, Parameter
 
+from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
@@ -22,12 +23,6 @@ from app.store import earnings
 from app.store.source import READER, StoreReader
 from app.upstream import paths
 
-EarningsType = Literal["subscribes", "tips", "post", "chat_messages", "stream"]
-TipsSource = Literal["profile", "post_all", "chat", "stream", "story"]
-ChartBy = Literal[
-    "total", "subscribes", "tips", "post", "chat_messages", "stream",
-    "tips_profile", "tips_post", "tips_chat", "tips_stream", "tips_story",
-]
 OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]
 Marker = Annotated[int | None, unix_seconds("Cursor, unix seconds: the previous page's nextMarker.")]
 MarkerId = Annotated[

@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection, sql
 
+from app.enums import CHART_SERIES
 from app.live import LIST_PAGE
 from app.params import previous_window, upstream_timestamp
 from app.store.mapping import write_items
@@ -34,20 +35,6 @@ RESOURCE = "earnings"
 
 #: Rows per feed page: the upstream's page size (the spec gives the feed no ``limit``).
 FEED_PAGE_SIZE = 10
-
-TYPES = ("subscribes", "tips", "post", "chat_messages", "stream")
-TIPS_SOURCES = ("profile", "post_all", "chat", "stream", "story")
-
-#: The chart's ``by`` values as the (type, tips source) they select; None selects all.
-CHART_SERIES: dict[str, tuple[str | None, str | None]] = {
-    "total": (None, None),
-    **{t: (t, None) for t in TYPES},
-    "tips_profile": ("tips", "profile"),
-    "tips_post": ("tips", "post_all"),
-    "tips_chat": ("tips", "chat"),
-    "tips_stream": ("tips", "stream"),
-    "tips_story": ("tips", "story"),
-}
 
 #: Windows up to this many days get daily buckets, longer ones calendar months (the
 #: upstream's threshold: ``end - start + 1 second <= 90 days``).

@@ -1,19 +1,19 @@
-"""Upstream payload -> store row, for every synced table: the one mapping both writers use.
+"""The synced tables: one definition each (typed columns, key, upsert), for both writers.
 
 The sync engine (``sync/``) and the store-served routes (which write a live answer back
 into the store) both write the synced tables. If each had its own mapping, the same
 upstream row could be stored two ways and the store would answer differently depending on
-who wrote last. So the mapping lives here, in ``app`` (which ``sync`` may import and
-``app`` must):
+who wrote last. So each table is one :class:`SyncedTable` here, in ``app`` (which ``sync``
+may import):
 
-- ``COLUMNS[table]``: each typed column as a SQL expression over ``p``, the item's JSONB
-  payload, and ``%(name)s`` constants of the query that returned it (the earnings ``type``
-  and ``tips_source``, a stats row's ``link_id``). PostgreSQL computes the columns during
-  the merge, so a writer does no per-row Python work;
-- ``KEYS[table]``: the conflict key;
-- :func:`merge_sql` and :func:`write_items`: the upsert of a small page (a JSON array
-  parameter). The sync's bulk writer stages pages with COPY instead, but merges with the
-  same expressions.
+- ``columns``: each typed column as a SQL expression over ``p``, the item's JSONB payload,
+  and ``%(name)s`` constants of the query that returned it (the earnings ``type`` and
+  ``tips_source``, a stats row's ``link_id``). PostgreSQL computes the columns during the
+  merge, so a writer does no per-row Python work;
+- ``key``: the conflict key;
+- :meth:`SyncedTable.upsert_sql`: the upsert from any row source. The write-back reads a
+  JSON array parameter (:func:`write_items`); the sync's bulk writer reads the page it
+  staged with COPY (``sync/writers.py``) and adds its run id and counters.
 
 Unchanged rows are not rewritten (``IS DISTINCT FROM``), so ``last_synced_at`` keeps
 meaning "last changed".
@@ -22,6 +22,7 @@ meaning "last changed".
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -30,7 +31,42 @@ from psycopg.types.json import Jsonb
 
 _p = MappingProxyType
 
-COLUMNS: Mapping[str, Mapping[str, str]] = _p({
+
+@dataclass(frozen=True, slots=True)
+class SyncedTable:
+    """One synced table: its typed columns (SQL over ``p``) and its conflict key."""
+
+    name: str
+    columns: Mapping[str, str]
+    key: tuple[str, ...] = ("account_id", "id")
+
+    def upsert_sql(self, source: str, *, run_id: bool = False) -> str:
+        """``INSERT .. ON CONFLICT`` of the items ``p`` that ``source`` yields (a FROM item
+        with a ``p jsonb`` column) for ``%(account_id)s``; ``run_id``: also store
+        ``%(run_id)s`` as ``sync_run_id``. Rows equal to the stored ones are left alone."""
+        names = ["account_id", *self.columns, "payload"]
+        values = ["%(account_id)s::bigint", *self.columns.values(), "p"]
+        compared = [c for c in names if c not in self.key]
+        assignments = [f"{c} = excluded.{c}" for c in compared]
+        if run_id:
+            names.append("sync_run_id")
+            values.append("%(run_id)s::bigint")
+            assignments.append("sync_run_id = excluded.sync_run_id")
+        key = ", ".join(self.key)
+        selected = ",\n           ".join(f"{v} AS {n}" for v, n in zip(values, names, strict=True))
+        return f"""
+INSERT INTO {self.name} AS t ({", ".join(names)})
+SELECT DISTINCT ON ({key}) *
+FROM (SELECT {selected}
+      FROM {source}) AS page
+ORDER BY {key}
+ON CONFLICT ({key}) DO UPDATE SET
+    {", ".join(assignments)}, last_synced_at = now()
+WHERE ({", ".join(f"t.{c}" for c in compared)})
+      IS DISTINCT FROM ({", ".join(f"excluded.{c}" for c in compared)})"""
+
+
+_COLUMNS: Mapping[str, Mapping[str, str]] = _p({
     "earnings": _p({
         "id": "p->>'id'",
         # The row has no type: it is the type (and tips source) the query asked for.
@@ -101,39 +137,25 @@ COLUMNS: Mapping[str, Mapping[str, str]] = _p({
     }),
 })
 
-KEYS: Mapping[str, tuple[str, ...]] = _p({
-    "earnings": ("account_id", "id"),
-    "chargebacks": ("account_id", "id"),
-    "payout_requests": ("account_id", "id"),
-    "posts": ("account_id", "id"),
-    "tracking_links": ("account_id", "id"),
-    "tracking_link_daily_stats": ("account_id", "link_id", "date"),
+_KEYS = {"tracking_link_daily_stats": ("account_id", "link_id", "date")}
+
+TABLES: Mapping[str, SyncedTable] = _p({
+    name: SyncedTable(name, columns, _KEYS.get(name, ("account_id", "id")))
+    for name, columns in _COLUMNS.items()
 })
 
 #: Every constant any expression names; unset ones are NULL.
 CONSTANTS = ("type", "tips_source", "link_id")
 
+_ITEMS = "jsonb_array_elements(%(page)s::jsonb) AS items(p)"
+
 
 def merge_sql(table: str) -> str:
     """Upsert of a JSON array of items (``%(page)s``) of one account into ``table``."""
-    columns = list(COLUMNS[table])
-    names = ["account_id", *columns, "payload"]
-    values = ["%(account_id)s::bigint", *COLUMNS[table].values(), "p"]
-    key = ", ".join(KEYS[table])
-    compared = [c for c in names if c not in KEYS[table]]
-    selected = ", ".join(f"{v} AS {n}" for v, n in zip(values, names, strict=True))
-    return f"""
-INSERT INTO {table} AS t ({", ".join(names)})
-SELECT DISTINCT ON ({key}) *
-FROM (SELECT {selected} FROM jsonb_array_elements(%(page)s::jsonb) AS page(p)) AS rows
-ORDER BY {key}
-ON CONFLICT ({key}) DO UPDATE SET
-    {", ".join(f"{c} = excluded.{c}" for c in compared)}, last_synced_at = now()
-WHERE ({", ".join(f"t.{c}" for c in compared)}) IS DISTINCT FROM ({", ".join(f"excluded.{c}" for c in compared)})
-"""
+    return TABLES[table].upsert_sql(_ITEMS)
 
 
-_MERGES = {table: merge_sql(table) for table in COLUMNS}
+_MERGES = {table: merge_sql(table) for table in TABLES}
 
 
 async def write_items(

@@ -1,0 +1,122 @@
+"""Coverage planning (pure): which window each pass reads, and what the store then covers.
+
+A partition's coverage is ``[start, end]`` (unix seconds, both inclusive): every row of that
+range is stored. Per partition, ``sync_state.cursor`` holds (see docs/sync.md)::
+
+    {"partitions": {"<name>": {"coverage": [start, end] | null,
+                               "incremental" | "backfill" | "reconcile":
+                                   {"lo": s | null, "hi": s, "position": {...} | null}}}}
+
+- ``incremental``: ``[coverage_end - lookback, now]`` (the whole history for full-refresh
+  resources; the recent past only on a first sync);
+- ``backfill``: ``[since, coverage_start)``, growing the coverage page by page;
+- ``reconcile``: ``[since, coverage_end]``, a re-read that leaves the coverage as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sync.cursors import BEGINNING, Position
+
+KINDS = ("incremental", "backfill", "reconcile")
+
+
+@dataclass
+class PartitionPass:
+    """One pass of one partition over ``[lo, hi]``; ``position`` is the next page to fetch
+    (fetch side; the committed one is in the state)."""
+
+    partition: object  # a sync.resources.Partition
+    lo: int | None
+    hi: int
+    position: Position
+
+
+def kinds_due(
+    partitions: dict[str, dict],
+    *,
+    incremental_due: bool,
+    backfill_since: datetime | None,
+    reconcile_since: datetime | None,
+) -> list[tuple[str, datetime | None]]:
+    """The kinds of work to run now, in order, with their ``since``: what the task row asks
+    for, and any pass a previous holder left unfinished in the state."""
+    pending = {kind for part in partitions.values() for kind in KINDS if part.get(kind) is not None}
+    plan: list[tuple[str, datetime | None]] = []
+    if incremental_due or "incremental" in pending:
+        plan.append(("incremental", None))
+    if backfill_since is not None or "backfill" in pending:
+        plan.append(("backfill", backfill_since))
+    if reconcile_since is not None or "reconcile" in pending:
+        plan.append(("reconcile", reconcile_since))
+    return plan
+
+
+def new_window(
+    coverage: list | None,
+    kind: str,
+    since: datetime | None,
+    now: int,
+    *,
+    lookback: int,
+    full_refresh: bool,
+) -> tuple[int | None, int] | None:
+    """``(lo, hi)`` of a new pass of ``kind`` over a partition with ``coverage``; None when
+    there is nothing to read."""
+    if kind == "incremental":
+        if full_refresh:
+            return None, now
+        if coverage is not None:
+            return coverage[1] - lookback, now
+        # A first sync: the recent past only; older history is a backfill's job.
+        return (now - lookback if lookback else None), now
+    if kind == "backfill":
+        if full_refresh:
+            return None  # every incremental pass reads the whole history already
+        target = BEGINNING if since is None else seconds(since)
+        if coverage is not None and coverage[0] <= target:
+            return None
+        return target, coverage[0] - 1 if coverage is not None else now
+    if coverage is None:
+        return None
+    return (coverage[0] if since is None else max(coverage[0], seconds(since))), coverage[1]
+
+
+def covered_after_page(coverage: list | None, kind: str, hi: int, oldest: int | None) -> list | None:
+    """Coverage after one page of a pass. Only a backfill grows it page by page: its pass
+    ends where the coverage starts, so "every row newer than the page's oldest" joins it."""
+    if kind != "backfill" or oldest is None:
+        return coverage
+    start = oldest + 1
+    if coverage is None:
+        return [start, hi]
+    return [min(coverage[0], start), coverage[1]]
+
+
+def covered_after_pass(coverage: list | None, kind: str, lo: int | None, hi: int) -> list | None:
+    """Coverage once a pass over [lo, hi] completed (lo None: from the beginning)."""
+    start = BEGINNING if lo is None else lo
+    if kind == "reconcile":
+        return coverage
+    if coverage is None:
+        return [start, hi]
+    end = max(coverage[1], hi) if kind == "incremental" else coverage[1]
+    return [min(coverage[0], start), end]
+
+
+def resource_coverage(partitions: dict[str, dict]) -> tuple[datetime | None, datetime | None]:
+    """The resource's coverage: the range every partition covers (None if any has none)."""
+    spans = [p.get("coverage") for p in partitions.values()]
+    if not spans or any(s is None for s in spans):
+        return None, None
+    return moment(max(s[0] for s in spans)), moment(min(s[1] for s in spans))
+
+
+def moment(unix: int) -> datetime:
+    return datetime.fromtimestamp(unix, UTC)
+
+
+def seconds(value: datetime) -> int:
+    return int(value.timestamp())

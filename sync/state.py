@@ -1,0 +1,176 @@
+"""The sync's bookkeeping in PostgreSQL: ``sync_state`` (cursor, coverage, last success or
+error per account and resource) and ``sync_runs`` (one row per pass of one kind of work).
+
+The per-page update of both happens inside the writer's merge statement (:data:`BOOKKEEPING`),
+so a page's rows, its cursor, the coverage and the run's counters commit together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from psycopg import AsyncConnection, Connection
+from psycopg.rows import class_row, dict_row
+from psycopg.types.json import Jsonb
+
+from sync.leases import FENCE_SQL
+
+
+def jsonb(value: Any) -> Jsonb:
+    """A JSON parameter encoded by msgspec (cursor positions, run details)."""
+    return Jsonb(value, dumps=lambda v: msgspec.json.encode(v).decode())
+
+
+# The page's bookkeeping, in the merge statement itself (one statement per page after its
+# COPY): the lease fence (extends the lease; no row means the lease is lost and the engine
+# rolls the page back), the partition's new cursor and the resource's coverage, and the
+# run's counters (``counts`` is the merge's).
+BOOKKEEPING = f"""
+, fence AS ({FENCE_SQL})
+, state AS (
+    UPDATE sync_state SET cursor = %(cursor)s, coverage_start = %(coverage_start)s,
+           coverage_end = %(coverage_end)s, last_run_id = %(run_id)s, updated_at = now()
+    WHERE account_id = %(account_id)s AND resource = %(resource)s
+)
+, run AS (
+    UPDATE sync_runs SET pages = pages + 1, rows_inserted = rows_inserted + counts.inserted,
+           rows_updated = rows_updated + counts.updated,
+           rows_unchanged = rows_unchanged + %(staged)s - counts.inserted - counts.updated
+    FROM counts
+    WHERE id = %(run_id)s
+)"""
+#: What :data:`BOOKKEEPING` adds to the statement's answer: 1 when the fence held.
+BOOKKEEPING_COLUMNS = ", (SELECT count(*) FROM fence)"
+
+
+async def load_cursor(conn: AsyncConnection, account_id: int, resource: str) -> dict | None:
+    """The stored cursor of the pair (its ``sync_state`` row is created if missing)."""
+    await conn.execute(
+        "INSERT INTO sync_state (account_id, resource) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+        (account_id, resource),
+    )
+    cur = await conn.execute(
+        "SELECT cursor FROM sync_state WHERE account_id = %s AND resource = %s", (account_id, resource)
+    )
+    row = await cur.fetchone()
+    return row[0] if row else None
+
+
+async def synced_count(conn: AsyncConnection, account_id: int, resources: Iterable[str]) -> int:
+    """How many of ``resources`` have completed a sync for the account."""
+    cur = await conn.execute(
+        """
+        SELECT count(*) FROM sync_state
+        WHERE account_id = %s AND resource = ANY(%s) AND last_success_at IS NOT NULL
+        """,
+        (account_id, list(resources)),
+    )
+    (synced,) = await cur.fetchone()
+    return synced
+
+
+async def stored_link_ids(conn: AsyncConnection, account_id: int) -> list[int]:
+    """The tracking links the store holds for the account (their stats are partitions)."""
+    cur = await conn.execute(
+        "SELECT id FROM tracking_links WHERE account_id = %s ORDER BY id", (account_id,)
+    )
+    return [link_id for (link_id,) in await cur.fetchall()]
+
+
+async def start_run(
+    conn: AsyncConnection, account_id: int, resource: str, kind: str, worker: str, details: dict
+) -> int:
+    cur = await conn.execute(
+        """
+        INSERT INTO sync_runs (account_id, resource, kind, worker, details)
+        VALUES (%s, %s, %s, %s, %s) RETURNING id
+        """,
+        (account_id, resource, kind, worker, jsonb(details)),
+    )
+    (run_id,) = await cur.fetchone()
+    return run_id
+
+
+async def finish_run(
+    conn: AsyncConnection,
+    run_id: int,
+    account_id: int,
+    resource: str,
+    *,
+    status: str,
+    retries: int,
+    error: str | None,
+    complete: bool,
+) -> None:
+    """Close the run; a success or a failure is also the pair's last success or error."""
+    async with conn.transaction():
+        await conn.execute(
+            """
+            UPDATE sync_runs SET status = %s, finished_at = now(), retries = %s, error = %s,
+                   details = details || %s
+            WHERE id = %s
+            """,
+            (status, retries, error, jsonb({"complete": complete}), run_id),
+        )
+        if status == "succeeded":
+            await conn.execute(
+                """
+                UPDATE sync_state SET last_success_at = now(), last_error = NULL
+                WHERE account_id = %s AND resource = %s
+                """,
+                (account_id, resource),
+            )
+        elif error is not None and status == "failed":
+            await conn.execute(
+                """
+                UPDATE sync_state SET last_error = %s, last_error_at = now()
+                WHERE account_id = %s AND resource = %s
+                """,
+                (error, account_id, resource),
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageRow:
+    account_id: int
+    resource: str
+    coverage_start: datetime | None
+    coverage_end: datetime | None
+
+
+async def coverage_of(conn: AsyncConnection, keys: list[str]) -> list[CoverageRow]:
+    """Coverage of the ``"account:resource"`` pairs in ``keys`` (the backfill progress bar)."""
+    async with conn.cursor(row_factory=class_row(CoverageRow)) as cur:
+        await cur.execute(
+            """
+            SELECT account_id, resource, coverage_start, coverage_end
+            FROM sync_state WHERE account_id::text || ':' || resource = ANY(%s)
+            """,
+            (keys,),
+        )
+        return await cur.fetchall()
+
+
+_STATUS_SQL = """
+SELECT coalesce(t.account_id, s.account_id) AS account_id,
+       coalesce(t.resource, s.resource) AS resource,
+       s.coverage_start, s.coverage_end, s.last_success_at, s.last_error, s.last_error_at,
+       t.lease_owner, t.lease_expires_at, t.due_at, t.backfill_since, t.failures,
+       (SELECT r.status FROM sync_runs r
+        WHERE r.account_id = coalesce(t.account_id, s.account_id)
+          AND r.resource = coalesce(t.resource, s.resource)
+        ORDER BY r.id DESC LIMIT 1) AS last_run
+FROM sync_tasks t
+FULL JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
+ORDER BY 1, 2
+"""
+
+
+def status_rows(conn: Connection) -> list[dict[str, Any]]:
+    """Task and state of every (account, resource), by column name (``relay sync status``)."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(_STATUS_SQL).fetchall()
