@@ -52,7 +52,11 @@ async def profile_visitors(
     by: FromQuery[Literal["total", "guests", "users", "subscribers"]] = "total",
     limit: TopCountries = 10,
 ) -> Envelope:
-    """Visitor totals and charts; ``by`` chooses the bucket that ranks ``topCountries``."""
+    """Visitor totals and charts; ``by`` chooses the bucket that ranks ``topCountries``.
+
+    Rules: ``end_date`` must not be before ``start_date``; ``limit`` above 100 is clamped,
+    0 sends none (the upstream's default).
+    """
     params = {**window.upstream(), "by": by, "limit": top_countries_limit(limit)}
     payload = await relay(upstream, account, paths.REACH_PROFILE_VISITORS, params)
     return live_page(request, payload)
@@ -73,7 +77,10 @@ async def promotions(
     limit: Limit100 = 10,
     offset: Offset = 0,
 ) -> Envelope:
-    """Discounted-price offers and free-trial bundles created in the window; offset-paged."""
+    """Discounted-price offers and free-trial bundles created in the window; offset-paged.
+
+    Rules: ``end_date`` must not be before ``start_date``.
+    """
     params = {"limit": limit, "offset": offset, **window.upstream()}
     payload = await relay(upstream, account, paths.REACH_PROMOTIONS, params, expect=ITEMS_PAGE)
     return offset_page(request, payload, limit, offset, rows="items")
