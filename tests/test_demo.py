@@ -37,6 +37,15 @@ def _lines_until(proc: subprocess.Popen, pattern: str, timeout: float) -> list[s
     return lines
 
 
+def stop_demo(proc: subprocess.Popen) -> None:
+    """Ctrl-C, as a user stops it; killed if it has not stopped within 30 s."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working_key(
     tmp_path: Path,
 ) -> None:
@@ -79,9 +88,5 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
             time.sleep(1)
         assert earnings.json()["data"]["list"]
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_demo(proc)
     assert (tmp_path / "relay" / "pgdata").is_dir()

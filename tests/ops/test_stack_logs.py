@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ import psycopg
 import pytest
 
 from tests.fixtures.api import free_port
+from tests.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow
 
@@ -77,11 +77,7 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
             rows = _poll(ledger, 10, "no final ledger statuses")
             assert rows == [("must-show-1", "/v1/{account_id}/chats", 200), (generated, "/v1/{account_id}/earnings", 200)]
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_demo(proc)
         time.sleep(0.5)  # the reader thread drains what the processes wrote last
 
     entries = []
