@@ -32,8 +32,8 @@ _RECORD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) |
     "_name",
 }
 
-#: Loggers whose INFO records are routine (one per scheduler tick): demoted to DEBUG.
-ROUTINE_LOGGERS = ("apscheduler.executors.default",)
+#: Loggers whose INFO records are routine (a line per scheduler tick, job bookkeeping): DEBUG.
+ROUTINE_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler")
 
 
 def _extra_fields(logger: object, name: str, event_dict: dict) -> dict:
@@ -118,6 +118,8 @@ def configure_logging(settings: Settings, process: str = "cli") -> None:
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
+    # Python warnings (a library's RuntimeWarning, ...) as log records, not raw stderr text.
+    logging.captureWarnings(True)
     # uvicorn's and Alembic's loggers: no handlers of their own, everything to the root.
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "alembic"):
         named = logging.getLogger(name)
