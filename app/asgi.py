@@ -68,7 +68,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.ledger_statuses = StatusRecorder(pool)
         app.state.ledger_statuses.start()
         try:
-            async with UpstreamClient(settings) as upstream:
+            async with UpstreamClient(settings, deadline=settings.upstream_live_deadline) as upstream:
                 app.state.upstream = upstream
                 yield
         finally:

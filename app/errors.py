@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args, get_origin
@@ -153,7 +154,9 @@ def _api_error(_: Request, exc: ApiError) -> Response:
 
 def _upstream_error(_: Request, exc: UpstreamError) -> Response:
     status, message = upstream_error_status(exc)
-    return error_response(status, message, exc.code)
+    retry_after = getattr(exc, "retry_after", None)  # circuit open, rate limited
+    headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after else None
+    return error_response(status, message, exc.code, headers)
 
 
 def _validation_error(request: Request, exc: ValidationException) -> Response:

@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 #: Where the middleware leaves the id in the ASGI scope's state for the response hook.
 STATE_KEY = "relay_request_id"
-from app.upstream.client import track_upstream_calls
+from app.upstream.stats import track_upstream_calls
 
 def _incoming(scope: Scope) -> bytes | None:
     for name, value in scope["headers"]:

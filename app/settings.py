@@ -131,6 +131,12 @@ class Settings:
     upstream_breaker_failures: int = _setting(
         5, "Consecutive failed calls that open an account's circuit breaker.", int
     )
+    upstream_live_deadline: float = _setting(
+        10.0,
+        "Total time one API call to the upstream may take across all its attempts and waits "
+        "(seconds); past it the API answers 424 upstream_timeout. Workers have no deadline.",
+        float,
+    )
     upstream_breaker_reset: float = _setting(
         30.0, "Seconds an open circuit breaker waits before letting one call through.", float
     )
@@ -311,6 +317,7 @@ class Settings:
             "upstream_max_attempts",
             "upstream_concurrency_per_account",
             "upstream_breaker_failures",
+            "upstream_live_deadline",
         )
         for name in positive:
             if getattr(self, name) <= 0:

@@ -26,8 +26,10 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.settings import Settings
-from app.upstream.client import UpstreamAccount, UpstreamClient, backoff_delay, track_upstream_calls
+from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.errors import UpstreamCredentialsRejected, UpstreamError, UpstreamRateLimited
+from app.upstream.retry import backoff_delay
+from app.upstream.stats import track_upstream_calls
 from sync import leases, state
 from sync.clock import UpstreamClock
 from sync.coverage import (

@@ -74,9 +74,22 @@ class UpstreamRateLimited(UpstreamUnavailable):
 
 
 class UpstreamCircuitOpen(UpstreamUnavailable):
-    """Failed fast: this account's circuit breaker is open after repeated failures."""
+    """Failed fast: this account's circuit breaker is open after repeated failures.
+
+    ``retry_after``: seconds until the breaker lets a trial call through.
+    """
 
     code = "upstream_circuit_open"
+
+    def __init__(self, reason: str, *, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class UpstreamTimeout(UpstreamUnavailable):
+    """The call's total deadline (all attempts and waits) passed without an answer."""
+
+    code = "upstream_timeout"
 
 
 class UpstreamCredentialsRejected(UpstreamError):

@@ -10,12 +10,9 @@ import pytest
 
 from app.settings import Settings
 from app.upstream import paths
-from app.upstream.client import (
-    BreakerState,
-    UpstreamAccount,
-    UpstreamClient,
-    track_upstream_calls,
-)
+from app.upstream.breaker import BreakerState
+from app.upstream.client import UpstreamAccount, UpstreamClient
+from app.upstream.stats import track_upstream_calls
 from app.upstream.errors import (
     UpstreamBadBody,
     UpstreamBadRequest,
@@ -219,6 +216,7 @@ async def test_breaker_opens_after_consecutive_failures_fails_fast_then_half_ope
         assert isinstance(caught.value, UpstreamUnavailable)
         assert "circuit open" in caught.value.reason
         assert caught.value.attempts == 0
+        assert caught.value.retry_after == 30  # seconds until the trial call
         assert upstream_requests(sandbox) == before
 
         # Another account is not affected.
@@ -284,11 +282,40 @@ async def test_track_upstream_calls_sums_concurrent_calls_in_the_block(
         await asyncio.gather(
             *(upstream_client.get_json(account, paths.EARNINGS_TRANSACTIONS) for _ in range(3))
         )
-    assert (run.calls, run.attempts, run.retries) == (3, 4, 1)
-    assert upstream_client.stats.calls >= 3
+    assert (run.calls, run.attempts, run.retries, run.failures) == (3, 4, 1, 0)
+    with track_upstream_calls() as outer:
+        with track_upstream_calls() as inner:
+            await upstream_client.get_json(account, paths.EARNINGS_TRANSACTIONS)
+        await upstream_client.get_json(account, paths.EARNINGS_TRANSACTIONS)
+    assert (inner.calls, outer.calls) == (1, 2)  # nested blocks each count their own calls
+    assert (run.calls, run.attempts) == (3, 4)  # a closed block counts nothing more
 
 
 async def test_settings_timeouts_reach_the_http_client(upstream_settings: Settings):
     async with UpstreamClient(upstream_settings) as client:
         timeout = client._http.timeout
     assert (timeout.connect, timeout.read) == (0.5, 0.5)
+
+
+async def test_a_call_past_its_deadline_is_an_upstream_timeout(upstream_settings, sandbox, account_id):
+    # Every attempt hangs longer than the deadline; without one, 4 attempts of a 0.5 s read
+    # timeout each plus backoff would pass.
+    sandbox.add_fault("timeout", count=10, seconds=5.0, account_id=account_id)
+    settings = upstream_settings.replace(upstream_read_timeout=0.4)
+    async with UpstreamClient(settings, deadline=0.6) as client:
+        started = time.monotonic()
+        with pytest.raises(UpstreamUnavailable) as caught:
+            await client.get_json(account_for(account_id), paths.EARNINGS_TRANSACTIONS, params=PAGE)
+        elapsed = time.monotonic() - started
+    assert caught.value.code == "upstream_timeout"
+    assert "within 0.6 s" in caught.value.reason
+    assert caught.value.attempts == 2  # the second attempt was cut by the deadline
+    assert 0.6 <= elapsed < 1.5
+
+
+async def test_without_a_deadline_a_worker_call_retries_past_it(upstream_settings, sandbox, account_id):
+    sandbox.add_fault("timeout", count=2, seconds=5.0, account_id=account_id)
+    settings = upstream_settings.replace(upstream_read_timeout=0.4)
+    async with UpstreamClient(settings) as client:
+        data = await client.get_json(account_for(account_id), paths.EARNINGS_TRANSACTIONS, params=PAGE)
+    assert data["list"]  # the third attempt answered, after the 0.8 s of the first two

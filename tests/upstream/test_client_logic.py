@@ -8,16 +8,10 @@ from email.utils import format_datetime
 
 import pytest
 
-from app.upstream.client import (
-    BreakerState,
-    CircuitBreaker,
-    Permit,
-    UpstreamAccount,
-    backoff_delay,
-    build_path,
-    encode_query,
-    parse_retry_after,
-)
+from app.upstream.breaker import BreakerState, CircuitBreaker, Permit
+from app.upstream.client import UpstreamAccount
+from app.upstream.retry import backoff_delay, parse_retry_after
+from app.upstream.urls import build_path, encode_query
 
 NOW = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
 

@@ -7,8 +7,9 @@ import socket
 import pytest
 
 from app.settings import Settings
-from app.upstream.client import UpstreamAccount, UpstreamClient, track_upstream_calls
+from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.errors import UpstreamUnavailable
+from app.upstream.stats import track_upstream_calls
 
 ACCOUNT = UpstreamAccount(1, "sandbox-1")
 
@@ -51,5 +52,7 @@ async def test_refused_post_is_retried_because_it_never_reached_the_upstream(clo
 
     async with UpstreamClient(settings, sleep=no_sleep) as client:
         with pytest.raises(UpstreamUnavailable) as caught:
-            await client.post_json(ACCOUNT, "/api/accounts/{account_id}/things", json={"a": 1})
+            await client.request_json(
+                "POST", ACCOUNT, "/api/accounts/{account_id}/things", json={"a": 1}
+            )
     assert caught.value.attempts == 3
