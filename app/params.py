@@ -29,6 +29,9 @@ from litestar.params import Parameter, QueryParameter
 
 #: PostgreSQL's ``bigint``: the widest integer a column, a cursor or the upstream takes.
 BIGINT_MAX = 2**63 - 1
+#: ``schema_extra`` of a parameter bounded by ``le=BIGINT_MAX``: Litestar writes ``le`` into
+#: the schema as a float (2^63, one past the bound); this keeps the exact integer.
+BIGINT_SCHEMA = {"maximum": BIGINT_MAX}
 
 #: The supported moments. The last day of year 9999 is left out so that an offset, the
 #: exclusive end's extra second and a bare end date's last second never leave ``datetime``.
@@ -279,12 +282,14 @@ provide_open_date_window = Provide(_open_date_window, sync_to_thread=False)
 Limit50 = Annotated[int, QueryParameter(ge=1, le=50, description="Page size, 1 to 50.")]
 Limit100 = Annotated[int, QueryParameter(ge=1, le=100, description="Page size, 1 to 100.")]
 Limit200 = Annotated[int, QueryParameter(ge=1, le=200, description="Page size, 1 to 200.")]
-Offset = Annotated[int, QueryParameter(ge=0, le=BIGINT_MAX, description="Rows to skip (offset paging).")]
+Offset = Annotated[
+    int, QueryParameter(ge=0, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA, description="Rows to skip (offset paging).")
+]
 
 
 def identifier(description: str) -> Parameter:
     """A positive id (path or query), within bigint."""
-    return Parameter(ge=1, le=BIGINT_MAX, description=description)
+    return Parameter(ge=1, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA, description=description)
 
 
 def unix_seconds(description: str) -> Parameter:

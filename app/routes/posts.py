@@ -14,6 +14,7 @@ from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import (
     BIGINT_MAX,
+    BIGINT_SCHEMA,
     LABEL_PATTERN,
     LABEL_RULE,
     TAIL_MARKER_PATTERN,
@@ -25,7 +26,7 @@ from app.store import posts
 from app.store.source import READER, StoreReader
 
 PostsLimit = Annotated[
-    int, QueryParameter(ge=1, le=BIGINT_MAX, description="Page size, at least 1; above 100 is clamped to 100.")
+    int, QueryParameter(ge=1, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA, description="Page size, at least 1; above 100 is clamped to 100.")
 ]
 Label = Annotated[str | None, QueryParameter(pattern=LABEL_PATTERN, description=f"Label: {LABEL_RULE}.")]
 Cursor = Annotated[

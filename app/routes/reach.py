@@ -15,7 +15,7 @@ from litestar.params import FromQuery, QueryParameter
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, live_page, offset_page, relay
-from app.params import BIGINT_MAX, DateWindow, Limit100, Offset, provide_date_window
+from app.params import BIGINT_MAX, BIGINT_SCHEMA, DateWindow, Limit100, Offset, provide_date_window
 from app.upstream import paths
 
 #: The spec caps (clamps) the top-countries count instead of refusing larger values.
@@ -26,6 +26,7 @@ TopCountries = Annotated[
     QueryParameter(
         ge=0,
         le=BIGINT_MAX,
+        schema_extra=BIGINT_SCHEMA,
         description=f"Rows of topCountries. Above {TOP_COUNTRIES_CAP} is clamped to "
         f"{TOP_COUNTRIES_CAP}; 0 selects the upstream's default (no limit is sent).",
     ),
