@@ -86,6 +86,10 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
         host=host or settings.api_host,
         port=port,
         workers=workers or settings.api_workers,
+        # Named, not "auto": with --workers N on asyncio's own loop every response waited
+        # ~40 ms for a delayed ACK (Nagle left on; docs/benchmarks.md, "Server stack").
+        loop="uvloop",
+        http="httptools",
         log_config=None,
         access_log=False,
     )
