@@ -34,7 +34,7 @@ def _poll(condition, timeout: float, what: str):
 def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_stored_and_logged(
     empty_database, tmp_path: Path
 ):
-    api_port, sandbox_port = free_port(), free_port()
+    api_port, sandbox_port, api_metrics, worker_metrics = (free_port() for _ in range(4))
     with empty_database() as database_url:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
         env.update(
@@ -44,6 +44,8 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
             RELAY_SANDBOX_PORT=str(sandbox_port),
             RELAY_LOG_LEVEL="DEBUG",  # the request lines and the demoted scheduler lines too
             RELAY_SYNC_TICK_SECONDS="1",
+            RELAY_API_METRICS_PORT=str(api_metrics),
+            RELAY_WORKER_METRICS_PORT=str(worker_metrics),
         )
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "demo"], env=env,
@@ -64,6 +66,15 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
             generated = made.headers["x-request-id"]
             assert made.status_code == 200 and len(generated) == 32
             _poll(lambda: any("Running job" in x for x in list(lines)), 30, "no scheduler tick")
+            # Both processes serve their metrics: the API's requests, the worker's sync.
+            api_text = httpx.get(f"http://127.0.0.1:{api_metrics}/metrics").text
+            assert 'relay_http_requests_total{method="GET",route="/v1/{account_id}/chats",source="upstream",status="200"} 1.0' in api_text
+            def worker_counted():
+                text = httpx.get(f"http://127.0.0.1:{worker_metrics}/metrics").text
+                return text if 'relay_sync_rows_total{outcome="inserted",resource="earnings"}' in text else None
+
+            worker_text = _poll(worker_counted, 60, "no synced rows counted by the worker")
+            assert 'relay_sync_tasks_due{resource="earnings"}' in worker_text
 
             def ledger():
                 with psycopg.connect(database_url) as conn:
