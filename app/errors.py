@@ -22,6 +22,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args, get_origin
 
+import psycopg
 from litestar import MediaType, Request, Response
 from litestar.exceptions import (
     HTTPException,
@@ -159,6 +160,17 @@ def _upstream_error(_: Request, exc: UpstreamError) -> Response:
     return error_response(status, message, exc.code, headers)
 
 
+def _database_unavailable(request: Request, exc: psycopg.OperationalError) -> Response:
+    # Unreachable, restarting, or no connection free within RELAY_DB_WAIT_TIMEOUT.
+    logger.warning(
+        "database_unavailable",
+        extra={"method": request.method, "path": request.url.path, "error": type(exc).__name__},
+    )
+    return error_response(
+        503, "database unavailable; try again shortly", "database_unavailable", {"Retry-After": "1"}
+    )
+
+
 def _validation_error(request: Request, exc: ValidationException) -> Response:
     return error_response(400, validation_message(exc, request), "invalid_parameter")
 
@@ -200,6 +212,7 @@ def exception_handlers() -> dict[type[Exception], Any]:
     return {
         ApiError: _api_error,
         UpstreamError: _upstream_error,
+        psycopg.OperationalError: _database_unavailable,
         ValidationException: _validation_error,
         NotFoundException: _not_found,
         MethodNotAllowedException: _method_not_allowed,

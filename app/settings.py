@@ -93,6 +93,12 @@ class Settings:
     )
     db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int)
     db_pool_max: int = _setting(10, "Maximum connections in each process's pool.", int)
+    db_wait_timeout: float = _setting(
+        1.0,
+        "Longest wait for a database connection (a pool checkout, the meter's reconnect) "
+        "before a request answers 503 database_unavailable (seconds).",
+        float,
+    )
 
     # --- API ---------------------------------------------------------------------
     api_host: str = _setting("127.0.0.1", "Address the API binds to.", str)
@@ -308,6 +314,7 @@ class Settings:
         positive = (
             "db_pool_min",
             "db_pool_max",
+            "db_wait_timeout",
             "api_workers",
             "default_limit_minute",
             "default_limit_day",

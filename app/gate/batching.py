@@ -14,7 +14,8 @@ the batch: whether it committed is unknown, and counting twice is worse than a 5
 
 The statements run on the meter's own autocommitted connection, opened on first use from
 the pool's settings and replaced when it breaks: no pool checkout per batch, and psycopg
-keeps the statement prepared on it.
+keeps the statement prepared on it. A statement the server refused because it was shutting
+the connection down (after a restart) surely did not commit and runs once more.
 
 Under concurrency (the previous batch held more than one request) a batch waits
 ``linger`` seconds before it leaves, to take more requests along (docs/benchmarks.md).
@@ -57,12 +58,24 @@ class Meter:
 
     async def _connection(self) -> AsyncConnection:
         if self._conn is None or self._conn.closed or self._conn.broken:
-            # A bounded wait when the server is unreachable, like the pool's checkout timeout.
-            settings = {"connect_timeout": 10, **(self._pool.kwargs or {}), "autocommit": True}
-            self._conn = await AsyncConnection.connect(self._pool.conninfo, **settings)
+            # Bounded like the pool's checkout: an unreachable server is a prompt 503.
+            settings = {**(self._pool.kwargs or {}), "autocommit": True}
+            try:
+                async with asyncio.timeout(self._pool.timeout):
+                    self._conn = await AsyncConnection.connect(self._pool.conninfo, **settings)
+            except TimeoutError:
+                raise psycopg.OperationalError("the meter's connection attempt timed out") from None
         return self._conn
 
     async def _run(self, requests: list[MeterRequest]) -> list[GateResult]:
+        try:
+            return await self._run_once(requests)
+        except psycopg.errors.AdminShutdown:
+            # The server ended this connection's backend (a restart) before or while the
+            # statement ran, so it did not commit: once more on a fresh connection.
+            return await self._run_once(requests)
+
+    async def _run_once(self, requests: list[MeterRequest]) -> list[GateResult]:
         conn = await self._connection()
         try:
             results = await run_gate_statement(conn, requests)
