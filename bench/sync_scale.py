@@ -210,6 +210,22 @@ def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
     return have
 
 
+def runs_per_hour(db: psycopg.Connection, seconds: float) -> dict[str, dict[str, float]]:
+    """Per resource and kind: runs started in the last ``seconds``, per account and hour."""
+    rows = db.execute(
+        """
+        SELECT resource, kind, count(*)::float / greatest(1, count(DISTINCT account_id))
+        FROM sync_runs WHERE started_at > now() - make_interval(secs => %s)
+        GROUP BY resource, kind ORDER BY resource, kind
+        """,
+        (seconds,),
+    ).fetchall()
+    result: dict[str, dict[str, float]] = {}
+    for resource, kind, per_account in rows:
+        result.setdefault(resource, {})[kind] = per_account * 3600 / seconds
+    return result
+
+
 def explain_claim(db: psycopg.Connection) -> str:
     """EXPLAIN ANALYZE of one claim, rolled back."""
     from sync.leases import _CLAIM  # the query itself, not a copy of it
@@ -274,7 +290,7 @@ def steady_state(db, sandbox: httpx.Client, api: httpx.Client, key: str, cpu: Po
     cpu.sample()
     counted = sandbox.get("/_sandbox/requests").json()
     return {"elapsed": elapsed, "lags": lags, "sources": sources, "requests": counted, "probes": probes,
-            "pg_cpu": cpu.seconds(), "coverage": coverage_lags(db)}
+            "pg_cpu": cpu.seconds(), "coverage": coverage_lags(db), "runs": runs_per_hour(db, elapsed)}
 
 
 def report(args, backfills: dict[int, float | None], steady: dict, plan: str, tasks: int) -> None:
@@ -309,6 +325,7 @@ def report(args, backfills: dict[int, float | None], steady: dict, plan: str, ta
         interval = interval_of(settings, REGISTRY[name])
         flag = " (starved)" if worst > 2 * interval + 60 else ""
         print(f"| {name} | {interval} s | {p95:.0f} s | {worst:.0f} s{flag} | {missing} |")
+    print("\nRuns per account and hour in the steady state (by kind):", steady["runs"])
     print(f"\nTask claim, EXPLAIN ANALYZE over {tasks} tasks:\n")
     print("```\n" + plan + "\n```")
 
