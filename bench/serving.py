@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import httpx
+import psycopg
 
 from bench.config import BenchConfig
 from bench.dataset import Serving
@@ -135,25 +136,47 @@ def _with_limit(url: str, limit: int) -> str:
     return f"{parts.path}?{urlencode(query)}"
 
 
-def deep_page(client: httpx.Client, first: str, skip: int, limit: int | None) -> str:
-    """The URL of the page after ``skip`` rows, reached by following ``_pagination.next_page``
-    (pages of 100 rows while they fit where the route takes a ``limit``)."""
-    url, skipped = first, 0
+def _page(client: httpx.Client, url: str) -> dict:
+    return client.get(url).raise_for_status().json()
+
+
+def earnings_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -> str:
+    """The feed's cursor after ``skip`` rows: the (marker, marker_id) of row ``skip`` as the
+    previous page's ``next_page`` carries them, read from the store; checked through the API."""
+    with psycopg.connect(stack.database_url) as conn:
+        found = conn.execute(
+            "SELECT extract(epoch FROM created_at)::bigint AS second, id FROM earnings WHERE account_id = %s "
+            "ORDER BY created_at DESC, id DESC OFFSET %s LIMIT 2", (account, skip - 1)).fetchall()
+    (marker, marker_id), (_, first_id) = found
+    url = f"/v1/{account}/earnings?marker={marker}&marker_id={marker_id}"
+    if _page(client, url)["data"]["list"][0]["id"] != first_id:
+        raise RuntimeError(f"{url} does not start at row {skip + 1} of the feed")
+    return url
+
+
+def chargebacks_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -> str:
+    """Offset ``skip`` under the snapshot marker of the first page."""
+    first = f"/v1/{account}/payouts/chargebacks"
+    return f"{first}?offset={skip}&marker={_page(client, first)['data']['marker']}"
+
+
+def posts_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -> str:
+    """The page after ``skip`` posts, reached by following ``_pagination.next_page`` (pages of
+    100 while they fit): the publish-time cursor is the API's own."""
+    first, url, skipped = f"/v1/{account}/posts", f"/v1/{account}/posts", 0
     while skipped < skip:
-        if limit is not None:
-            url = _with_limit(url, 100 if skip - skipped >= 100 else limit)
-        body = client.get(url).raise_for_status().json()
+        body = _page(client, _with_limit(url, 100 if skip - skipped >= 100 else 10))
         skipped += len(body["data"]["list"])
         url = (body.get("_pagination") or {}).get("next_page")
         if url is None:
             raise RuntimeError(f"{first}: the walk ended after {skipped} rows, before {skip}")
-    return _with_limit(url, limit) if limit is not None else url
+    return _with_limit(url, 10)
 
 
-#: Paging schemes of case e: (name, first page path, whether the route takes a limit).
-SCHEMES = (("earnings marker", "/v1/{a}/earnings", False),
-           ("chargebacks offset under a marker", "/v1/{a}/payouts/chargebacks", True),
-           ("posts publish-time cursor", "/v1/{a}/posts", True))
+#: Paging schemes of case e: (name, first page path, how to reach the deep page).
+SCHEMES = (("earnings marker", "/v1/{a}/earnings", earnings_deep),
+           ("chargebacks offset under a marker", "/v1/{a}/payouts/chargebacks", chargebacks_deep),
+           ("posts publish-time cursor", "/v1/{a}/posts", posts_deep))
 
 
 def case_e(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
@@ -161,8 +184,8 @@ def case_e(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     data.refresh(stack)
     api = stack.serve(1)
     with httpx.Client(base_url=api, headers={"Authorization": f"Bearer {data.key}"}, timeout=60) as client:
-        deep = {name: deep_page(client, path.format(a=data.account), (config.deep_page - 1) * 10,
-                                10 if limited else None) for name, path, limited in SCHEMES}
+        deep = {name: reach(client, stack, data.account, (config.deep_page - 1) * 10)
+                for name, _, reach in SCHEMES}
     rows = []
     for name, path, _ in SCHEMES:
         first = path.format(a=data.account)
