@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 RANDOM_MARKER_SCRIPT = Path(__file__).with_name("random_marker.lua")
 
+REQUEST_TIMEOUT = 60
 _UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
@@ -73,7 +74,9 @@ def run_wrk(
 ) -> WrkResult:
     """One wrk run on ``url``; with ``markers`` (lo, hi) every request appends a random marker
     to ``url`` (which must end with ``marker=``). Fails on any error answer."""
-    command = [ensure_wrk(), f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    # A slow page is a result, not an error: wrk's default 2 s timeout would count it as failed.
+    command = [ensure_wrk(), f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency",
+               f"--timeout={REQUEST_TIMEOUT}s"]
     env = dict(os.environ)
     if markers:
         parts = urlsplit(url)
@@ -85,10 +88,11 @@ def run_wrk(
         if key:
             command += ["-H", f"Authorization: Bearer {key}"]
         command.append(url)
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + 60)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=seconds + REQUEST_TIMEOUT + 30)
     if done.returncode != 0:
         raise RuntimeError(f"wrk failed ({done.returncode}): {done.stderr or done.stdout}")
     result = parse(done.stdout)
     if result.errors:
-        raise RuntimeError(f"{result.errors} failed requests of {result.requests} on {url}:\n{done.stdout}")
+        raise RuntimeError(f"{result.errors} failed requests of {result.requests} on {url}: "
+                           + " ".join(done.stdout.split()[-16:]))
     return result
