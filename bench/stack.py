@@ -73,7 +73,9 @@ def start_sandbox(procs: Processes) -> SandboxServer:
     url = f"http://127.0.0.1:{port}"
     procs.start("sandbox", relay_command("sandbox", "--host", "127.0.0.1", "--port", str(port)), env,
                 ready=f"{url}/_sandbox/health")
-    return SandboxServer(url, epoch=0)
+    sandbox = SandboxServer(url, epoch=0)
+    sandbox.control.timeout = httpx.Timeout(600)  # the ground truth of 1,000,000 rows takes a while
+    return sandbox
 
 
 def provision(database_url: str, name: str, *account_ids: int) -> str:
@@ -86,7 +88,7 @@ def provision(database_url: str, name: str, *account_ids: int) -> str:
         return admin.create_key(conn, name, "admin").secret
 
 
-def get_json(url: str, key: str, timeout: float = 60) -> dict:
+def get_json(url: str, key: str, timeout: float = 600) -> dict:
     response = httpx.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout)
     response.raise_for_status()
     return response.json()
