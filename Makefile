@@ -31,13 +31,7 @@ browser:
 
 # Every benchmark case, one table, appended to docs/benchmarks.md (run on an otherwise idle
 # machine). BENCH_QUICK=1: small and short; BENCH_CASES=a,b: some cases. Installs wrk when root.
-BENCH_STAMP := $(VENV)/.bench-stamp
-
-$(BENCH_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
-	touch $(BENCH_STAMP)
-
-bench: $(BENCH_STAMP)
+bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
 clean:
