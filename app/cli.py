@@ -92,6 +92,8 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
         http="httptools",
         log_config=None,
         access_log=False,
+        # SIGTERM: the listening socket closes at once, requests in flight get this long.
+        timeout_graceful_shutdown=settings.api_shutdown_timeout,
     )
 
 

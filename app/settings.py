@@ -118,6 +118,13 @@ class Settings:
         1024, "Largest request body accepted (bytes); larger bodies get 413.", int
     )
 
+    api_shutdown_timeout: float = _setting(
+        10.0,
+        "On SIGTERM, relay serve stops accepting connections and lets requests in flight "
+        "finish for at most this long (seconds) before it cancels them.",
+        float,
+    )
+
     # --- upstream ------------------------------------------------------------------
     upstream_url: str = _setting(
         "http://127.0.0.1:8700", "Base URL of the upstream creator platform (or the sandbox).", str
@@ -315,6 +322,7 @@ class Settings:
             "db_pool_min",
             "db_pool_max",
             "db_wait_timeout",
+            "api_shutdown_timeout",
             "api_workers",
             "default_limit_minute",
             "default_limit_day",
