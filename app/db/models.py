@@ -163,7 +163,7 @@ class UsageLedger(Base):
     route: Mapped[str] = mapped_column(Text)
     # The response's status. The gate writes the row before the handler runs; statuses it
     # decides itself (403, 404 for a foreign account) are written at once, the others
-    # after the response, in batches (NULL until then; see app/gate/metering.py).
+    # after the response, in batches (NULL until then; see app/gate/ledger.py).
     status: Mapped[int | None] = mapped_column(SmallInteger)
     # Credits the request used: 1 for every metered request (the spec's charge).
     credits: Mapped[int] = mapped_column(SmallInteger)
