@@ -20,6 +20,7 @@ from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
 from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds
 from app.store import earnings
+from app.store import earnings_feed as feeds
 from app.store.source import READER, StoreReader
 from app.upstream import paths
 
@@ -29,8 +30,9 @@ MarkerId = Annotated[
     str | None,
     Parameter(
         pattern=r"^[0-9]{1,30}$",
-        description="Tie-breaker: the previous page's nextMarkerId (only with marker). "
-        "next_page carries it, so rows sharing the marker's second are neither repeated nor lost.",
+        description="Deprecated: a tie-breaker that next_page links handed out before pages "
+        "stopped splitting seconds carried (only with marker); still honoured. "
+        "marker alone is exact: no page ends inside a second.",
     ),
 ]
 
@@ -61,9 +63,9 @@ async def earnings_feed(
         raise bad_parameter("tips_source", "only allowed with type=tips")
     if marker_id is not None and marker is None:
         raise bad_parameter("marker_id", "only allowed with marker")
-    query = earnings.FeedQuery(window.start, window.end, type, tips_source, marker, marker_id)
-    sourced = await earnings.feed(reader, query)
-    return sourced.envelope(request, earnings.feed_next(sourced.data, window.start))
+    query = feeds.FeedQuery(window.start, window.end, type, tips_source, marker, marker_id)
+    sourced = await feeds.feed(reader, query)
+    return sourced.envelope(request, feeds.feed_next(sourced.data, window.start))
 
 
 @v1_get(

@@ -1,12 +1,7 @@
-"""Earnings from the store: the transactions feed (keyset paging) and the chart.
+"""Earnings from the store: the chart (the transactions feed is ``app.store.earnings_feed``).
 
-Both answer exactly what the upstream answers for the same window (docs/upstream.md), so a
+It answers exactly what the upstream answers for the same window (docs/upstream.md), so a
 caller cannot tell which source served it except by ``_meta._cache``.
-
-Feed. Rows are ordered by (``created_at``, ``id``) descending -- a strict total order even
-when many rows share one second -- and a page is the rows strictly before the cursor
-(``marker`` seconds, ``marker_id``). The query walks the ``(account_id, created_at, id)``
-index backwards from the cursor, so page 10,000 costs what page 1 costs.
 
 Chart. Sums come from ``earnings_daily`` (a rollup kept by triggers on ``earnings``, see
 migration 0004) for the whole UTC days of the window, and from ``earnings`` itself for the
@@ -16,26 +11,19 @@ partial days of raw rows -- a two-year chart never scans a million rows.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-import msgspec
 from psycopg import AsyncConnection, sql
 
 from app.enums import CHART_SERIES
-from app.live import LIST_PAGE
 from app.params import previous_window, upstream_timestamp
-from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.upstream import paths
 
 RESOURCE = "earnings"
-
-#: Rows per feed page: the upstream's page size (the spec gives the feed no ``limit``).
-FEED_PAGE_SIZE = 10
 
 #: Windows up to this many days get daily buckets, longer ones calendar months (the
 #: upstream's threshold: ``end - start + 1 second <= 90 days``).
@@ -61,151 +49,6 @@ def _unix(moment: datetime) -> int:
 
 def _from_unix(seconds: int) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
-
-
-# --- the feed ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class FeedQuery:
-    """One feed page: the window, the lane filter and the cursor (all validated)."""
-
-    start: datetime
-    end: datetime
-    type: str | None = None
-    tips_source: str | None = None
-    marker: int | None = None  # unix seconds: the previous page's nextMarker
-    marker_id: str | None = None  # the previous page's nextMarkerId (tie-breaker)
-
-    def upper(self, now: datetime) -> datetime:
-        """The newest moment this page can hold: nothing exists after now."""
-        return min(self.end, now)
-
-    def remaining_end(self, now: datetime) -> datetime:
-        """The end of the part of the window this page and the following ones still read."""
-        upper = self.upper(now)
-        return upper if self.marker is None else min(upper, _from_unix(self.marker))
-
-    def upstream_params(self) -> dict[str, Any]:
-        return {
-            "start_date": upstream_timestamp(self.start),
-            "end_date": upstream_timestamp(self.end),
-            "limit": FEED_PAGE_SIZE,
-            "marker": self.marker,
-            "markerId": self.marker_id if self.marker is not None else None,
-            "type": self.type,
-            "tipsSource": self.tips_source,
-        }
-
-    def lane(self) -> tuple[str, str | None] | None:
-        """The one (type, tips source) every row of the answer has, when the query fixes it.
-
-        Only then can a live page be written back: a row's type is known only from the
-        query that returned it.
-        """
-        if self.type is None or (self.type == "tips" and self.tips_source is None):
-            return None
-        return self.type, self.tips_source
-
-
-_FEED_SQL = """
-SELECT extract(epoch FROM created_at)::bigint, id, payload::text
-FROM earnings
-WHERE account_id = {account}{lane}
-  AND created_at >= {start} AND created_at <= {upper}{cursor}
-ORDER BY created_at DESC, id DESC
-LIMIT {limit}
-"""
-
-
-def feed_statement(query: FeedQuery, account_id: int, now: datetime) -> tuple[sql.Composed, list]:
-    """The keyset query of one page (exposed for EXPLAIN checks and the benchmark)."""
-    params: list[Any] = [account_id, query.start, query.upper(now)]
-    if query.marker is None:
-        cursor = ""
-    elif query.marker_id is None:
-        # A bare second: the rows of that second were on the previous page or are skipped,
-        # as upstream (the next_page we write always carries marker_id).
-        cursor = " AND created_at < %s"
-        params.append(_from_unix(query.marker))
-    else:
-        cursor = " AND (created_at, id) < (%s, %s)"
-        params += [_from_unix(query.marker), query.marker_id]
-    return sql.SQL(_feed_text(query.type, query.tips_source, cursor)), params
-
-
-@functools.lru_cache(maxsize=128)
-def _feed_text(type_: str | None, tips_source: str | None, cursor: str) -> str:
-    """The feed statement of one shape, rendered once: composing it on every request cost
-    about a tenth of the request (docs/benchmarks.md)."""
-    return sql.SQL(_FEED_SQL).format(
-        account=sql.Placeholder(),
-        lane=_lane_filter(type_, tips_source),
-        start=sql.Placeholder(),
-        upper=sql.Placeholder(),
-        cursor=sql.SQL(cursor),
-        limit=sql.Literal(FEED_PAGE_SIZE + 1),
-    ).as_string()
-
-
-async def _feed_from_store(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime) -> dict:
-    statement, params = feed_statement(query, account_id, now)
-    cur = await conn.execute(statement, params, prepare=True)
-    found = await cur.fetchall()
-    page = found[:FEED_PAGE_SIZE]
-    last = page[-1] if page else None
-    return {
-        # Each payload goes out as the JSON text the store holds: no decode and re-encode.
-        "list": [msgspec.Raw(payload) for _, _, payload in page],
-        "marker": query.marker if query.marker is not None else _unix(query.upper(now)),
-        "hasMore": len(found) > FEED_PAGE_SIZE,
-        "nextMarker": last[0] if last else None,
-        "nextMarkerId": last[1] if last else None,
-    }
-
-
-async def feed(reader: Reader, query: FeedQuery) -> Sourced[dict]:
-    """One page of the earnings feed, from the store when it covers the rest of the window."""
-
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _feed_from_store(conn, query, reader.account_id, reader.now)
-
-    async def from_upstream() -> dict:
-        return await reader.live(
-            paths.EARNINGS_TRANSACTIONS,
-            query.upstream_params(),
-            expect=LIST_PAGE,
-        )
-
-    async def remember(conn: AsyncConnection, body: dict) -> None:
-        lane = query.lane()
-        if lane is not None:
-            type_, source = lane
-            await write_items(conn, "earnings", reader.account_id, body["list"], type=type_, tips_source=source)
-
-    return await reader.answer(
-        RESOURCE,
-        query.start,
-        query.remaining_end(reader.now),
-        from_store=from_store,
-        from_upstream=from_upstream,
-        remember=remember,
-    )
-
-
-def feed_next(body: dict, start: datetime) -> dict[str, object] | None:
-    """The next page's parameters: the window start pinned, and the full (time, id) cursor.
-
-    ``start_date`` is pinned to the value this page used: a default ("two years ago")
-    recomputed on a later page would move. ``marker_id`` is what makes a walk exact when
-    many rows share the cursor's second.
-    """
-    if not body.get("hasMore") or body.get("nextMarker") is None:
-        return None
-    following: dict[str, object] = {"start_date": upstream_timestamp(start), "marker": body["nextMarker"]}
-    if body.get("nextMarkerId") is not None:
-        following["marker_id"] = body["nextMarkerId"]
-    return following
 
 
 # --- the chart -------------------------------------------------------------------------------

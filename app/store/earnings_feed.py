@@ -1,0 +1,232 @@
+"""The earnings transactions feed, from the store or live: pages that never split a second.
+
+Rows are ordered by (``created_at``, ``id``) descending. The spec's cursor is ``marker``
+alone (unix seconds: the previous page's ``nextMarker``), and the next page is the rows
+strictly before it. That is exact only if no page ends inside a second, so a page never
+does (docs/api-decisions.md): when the row after a full page shares the page's last second,
+the page ends before that second (it starts the next page whole), or, when the page is that
+one second only, takes the whole second along. A page therefore holds at most
+``FEED_PAGE_SIZE`` rows, except a page of one busy second, which holds all of that second.
+
+The store query walks the ``(account_id, created_at, id)`` index backwards from the
+cursor, so page 10,000 costs what page 1 costs. ``marker_id`` (a tie-breaker that links
+handed out before this rule carried) is still honoured.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, TypeVar
+
+import msgspec
+from psycopg import AsyncConnection, sql
+
+from app.live import LIST_PAGE
+from app.params import upstream_timestamp
+from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
+from app.store.mapping import write_items
+from app.store.source import Coverage, Reader, Sourced
+from app.upstream import paths
+
+#: Rows per feed page: the upstream's page size (the spec gives the feed no ``limit``).
+FEED_PAGE_SIZE = 10
+#: Rows per upstream request while completing one busy second of a live page.
+SECOND_BATCH = 100
+
+Row = TypeVar("Row")
+
+
+def whole_seconds(rows: Sequence[Row], size: int, second: Callable[[Row], int]) -> tuple[list[Row], int | None]:
+    """A page of at most ``size`` rows out of ``rows`` (newest first, up to ``size + 1`` of
+    them) that does not split a second. Returns the page and, when the page is one second
+    with more rows after it, that second: the caller must add the rest of it."""
+    if len(rows) <= size or second(rows[size - 1]) != second(rows[size]):
+        return list(rows[:size]), None
+    split = second(rows[size - 1])
+    if second(rows[0]) != split:
+        return [r for r in rows[:size] if second(r) != split], None
+    return list(rows[:size]), split
+
+
+@dataclass(frozen=True, slots=True)
+class FeedQuery:
+    """One feed page: the window, the lane filter and the cursor (all validated)."""
+
+    start: datetime
+    end: datetime
+    type: str | None = None
+    tips_source: str | None = None
+    marker: int | None = None  # unix seconds: the previous page's nextMarker
+    marker_id: str | None = None  # deprecated tie-breaker of links handed out earlier
+
+    def upper(self, now: datetime) -> datetime:
+        """The newest moment this page can hold: nothing exists after now."""
+        return min(self.end, now)
+
+    def remaining_end(self, now: datetime) -> datetime:
+        """The end of the part of the window this page and the following ones still read."""
+        upper = self.upper(now)
+        return upper if self.marker is None else min(upper, _from_unix(self.marker))
+
+    def upstream_params(self, limit: int = FEED_PAGE_SIZE + 1) -> dict[str, Any]:
+        return {
+            "start_date": upstream_timestamp(self.start),
+            "end_date": upstream_timestamp(self.end),
+            "limit": limit,
+            "marker": self.marker,
+            "markerId": self.marker_id if self.marker is not None else None,
+            "type": self.type,
+            "tipsSource": self.tips_source,
+        }
+
+    def lane(self) -> tuple[str, str | None] | None:
+        """The one (type, tips source) every row of the answer has, when the query fixes it.
+
+        Only then can a live page be written back: a row's type is known only from the
+        query that returned it.
+        """
+        if self.type is None or (self.type == "tips" and self.tips_source is None):
+            return None
+        return self.type, self.tips_source
+
+
+_FEED_SQL = """
+SELECT extract(epoch FROM created_at)::bigint, id, payload::text
+FROM earnings
+WHERE account_id = {account}{lane}
+  AND created_at >= {start} AND created_at <= {upper}{cursor}
+ORDER BY created_at DESC, id DESC{limit}
+"""
+
+
+def feed_statement(
+    query: FeedQuery, account_id: int, now: datetime, *, limit: int | None = FEED_PAGE_SIZE + 1,
+    floor: datetime | None = None,
+) -> tuple[sql.Composed, list]:
+    """The keyset query of one page (exposed for EXPLAIN checks and the benchmark):
+    ``limit`` rows (None: all) from the cursor down to ``floor`` (default: the window's start)."""
+    params: list[Any] = [account_id, max(query.start, floor) if floor else query.start, query.upper(now)]
+    if query.marker is None:
+        cursor = ""
+    elif query.marker_id is None:
+        # The spec's cursor: the rows strictly before the marker's second (exact, because
+        # no page ends inside a second).
+        cursor = " AND created_at < %s"
+        params.append(_from_unix(query.marker))
+    else:
+        cursor = " AND (created_at, id) < (%s, %s)"
+        params += [_from_unix(query.marker), query.marker_id]
+    return sql.SQL(_feed_text(query.type, query.tips_source, cursor, limit)), params
+
+
+@functools.lru_cache(maxsize=256)
+def _feed_text(type_: str | None, tips_source: str | None, cursor: str, limit: int | None) -> str:
+    """The feed statement of one shape, rendered once: composing it on every request cost
+    about a tenth of the request (docs/benchmarks.md)."""
+    return sql.SQL(_FEED_SQL).format(
+        account=sql.Placeholder(),
+        lane=_lane_filter(type_, tips_source),
+        start=sql.Placeholder(),
+        upper=sql.Placeholder(),
+        cursor=sql.SQL(cursor),
+        limit=sql.SQL("") if limit is None else sql.SQL("\nLIMIT {}").format(sql.Literal(limit)),
+    ).as_string()
+
+
+async def _rows(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime, **kwargs) -> list:
+    statement, params = feed_statement(query, account_id, now, **kwargs)
+    cur = await conn.execute(statement, params, prepare=kwargs.get("limit", 0) is not None)
+    return await cur.fetchall()
+
+
+async def _feed_from_store(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime) -> dict:
+    found = await _rows(conn, query, account_id, now)
+    page, split = whole_seconds(found, FEED_PAGE_SIZE, lambda r: r[0])
+    has_more = len(found) > len(page)
+    if split is not None:
+        # One busy second: take all of it, then look whether anything older remains.
+        page = await _rows(conn, query, account_id, now, limit=None, floor=_from_unix(split))
+        has_more = bool(await _rows(conn, replace(query, marker=split, marker_id=None), account_id, now, limit=1))
+    last = page[-1] if page else None
+    return {
+        # Each payload goes out as the JSON text the store holds: no decode and re-encode.
+        "list": [msgspec.Raw(payload) for _, _, payload in page],
+        "marker": query.marker if query.marker is not None else _unix(query.upper(now)),
+        "hasMore": has_more,
+        "nextMarker": last[0] if last else None,
+        "nextMarkerId": last[1] if last else None,
+    }
+
+
+def _second_of(row: dict) -> int:
+    return int(datetime.fromisoformat(row["createdAt"]).timestamp())
+
+
+async def _feed_from_upstream(reader: Reader, query: FeedQuery) -> dict:
+    """The upstream's page under the same rule. The upstream's own ``nextMarker`` has the
+    flaw (its pages split seconds), so one more row is asked for to see a split, and a busy
+    second is completed with the upstream's ``markerId`` tie-breaker."""
+    body = await reader.live(paths.EARNINGS_TRANSACTIONS, query.upstream_params(), expect=LIST_PAGE)
+    found = body["list"]
+    page, split = whole_seconds(found, FEED_PAGE_SIZE, _second_of)
+    has_more = len(found) > len(page) or bool(body["hasMore"])
+    if split is not None:
+        has_more = False
+        while True:
+            cursor = replace(query, marker=split, marker_id=str(page[-1]["id"]))
+            more = await reader.live(
+                paths.EARNINGS_TRANSACTIONS, cursor.upstream_params(SECOND_BATCH), expect=LIST_PAGE
+            )
+            same = [r for r in more["list"] if _second_of(r) == split]
+            page += same
+            if len(same) < len(more["list"]) or not more["hasMore"]:
+                has_more = len(same) < len(more["list"])
+                break
+    last = page[-1] if page else None
+    return {
+        "list": page,
+        "marker": body.get("marker"),
+        "hasMore": has_more,
+        "nextMarker": _second_of(last) if last else None,
+        "nextMarkerId": str(last["id"]) if last else None,
+    }
+
+
+async def feed(reader: Reader, query: FeedQuery) -> Sourced[dict]:
+    """One page of the earnings feed, from the store when it covers the rest of the window."""
+
+    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
+        return await _feed_from_store(conn, query, reader.account_id, reader.now)
+
+    async def from_upstream() -> dict:
+        return await _feed_from_upstream(reader, query)
+
+    async def remember(conn: AsyncConnection, body: dict) -> None:
+        lane = query.lane()
+        if lane is not None:
+            type_, source = lane
+            await write_items(conn, "earnings", reader.account_id, body["list"], type=type_, tips_source=source)
+
+    return await reader.answer(
+        RESOURCE,
+        query.start,
+        query.remaining_end(reader.now),
+        from_store=from_store,
+        from_upstream=from_upstream,
+        remember=remember,
+    )
+
+
+def feed_next(body: dict, start: datetime) -> dict[str, object] | None:
+    """The next page's parameters: the window start pinned and ``marker``, nothing else.
+
+    ``start_date`` is pinned to the value this page used: a default ("two years ago")
+    recomputed on a later page would move. ``marker`` alone is exact because no page ends
+    inside a second; ``marker_id`` is no longer handed out (deprecated, still read).
+    """
+    if not body.get("hasMore") or body.get("nextMarker") is None:
+        return None
+    return {"start_date": upstream_timestamp(start), "marker": body["nextMarker"]}
