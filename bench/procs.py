@@ -116,9 +116,11 @@ def run_to_end(argv: Sequence[str], env: Mapping[str, str], log: Path, timeout: 
         started = time.perf_counter()
         process = subprocess.Popen(list(argv), env=dict(env), stdout=out, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
+    peak_kb = 0
     try:
         deadline = time.monotonic() + timeout
         while True:
+            peak_kb = max(peak_kb, _high_water_kb(process.pid))
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 elapsed = time.perf_counter() - started
@@ -132,4 +134,17 @@ def run_to_end(argv: Sequence[str], env: Mapping[str, str], log: Path, timeout: 
             _stop_group(process)
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited with {process.returncode}; see {log}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, peak_kb or usage.ru_maxrss
+
+
+def _high_water_kb(pid: int) -> int:
+    """The process's own peak RSS (VmHWM). Not ru_maxrss: Linux carries the forking
+    parent's high-water mark over exec into the child's, so a big benchmark process would
+    be counted as the child's."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
