@@ -1,10 +1,12 @@
 """GET /status in a real browser: headless Chromium (Debian's ``chromium``, driven by
 Playwright) loads the page from a ``relay serve`` process with an admin key; the rendered text
 shows the synced account's coverage, lag, last run and backfill, the chart has one bar per
-day, and a screenshot is written to docs/status.png."""
+day, and a screenshot is taken (written to docs/status.png with RELAY_UPDATE_DOCS_SCREENSHOT=1,
+so that a plain test run leaves the tree unchanged)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from sync.cli import run_until_idle
 from tests.fixtures.api import auth
 
 CHROMIUM = shutil.which("chromium")
-SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "status.png"
+DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "status.png"
 
 
 @pytest.fixture
@@ -46,10 +48,12 @@ def test_the_status_page_answers_admin_keys_only(api_process, synced):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it as root)")
 def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_the_chart(
-    api_process, synced, db
+    api_process, synced, db, tmp_path
 ):
     from playwright.sync_api import sync_playwright
 
+    update_docs = os.environ.get("RELAY_UPDATE_DOCS_SCREENSHOT") == "1"
+    screenshot = DOCS_SCREENSHOT if update_docs else tmp_path / "status.png"
     api = api_process()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -63,7 +67,7 @@ def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_th
             rows = page.locator("tbody tr")
             cells = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
             bars = page.locator("svg rect").count()
-            page.screenshot(path=str(SCREENSHOT), full_page=True)
+            page.screenshot(path=str(screenshot), full_page=True)
         finally:
             browser.close()
 
@@ -89,4 +93,4 @@ def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_th
         {"end": end},
     ).fetchone()[0]
     assert total > 0 and f"Net earnings, last 90 days (total {total:,.2f})" in text
-    assert SCREENSHOT.stat().st_size > 10_000
+    assert screenshot.stat().st_size > 10_000
