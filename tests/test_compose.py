@@ -6,7 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from app.settings import Settings, documented_settings
+from app.settings import Settings
+from app.settings_table import documented_settings
 
 COMPOSE = Path(__file__).resolve().parents[1] / "compose.yaml"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.settings import settings_table_markdown
+from app.settings_table import settings_table_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -13,7 +13,7 @@ def test_readme_configuration_table_matches_the_settings_module() -> None:
     readme = ROOT.joinpath("README.md").read_text()
     table = readme.split("<!-- settings-table:start -->")[1].split("<!-- settings-table:end -->")[0]
     assert table.strip() == settings_table_markdown().strip(), (
-        "README configuration table is stale: regenerate it with `python -m app.settings README.md`"
+        "README configuration table is stale: regenerate it with `python -m app.settings_table README.md`"
     )
 
 

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from app.settings import Settings, SettingsError, documented_settings
+from app.settings import Settings, SettingsError
+from app.settings_table import documented_settings
 
 
 def test_settings_read_relay_prefixed_variables() -> None:
