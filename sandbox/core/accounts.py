@@ -25,6 +25,12 @@ class AccountProfile:
         value = getattr(self, name, None) if name in _FIELD_NAMES else self.extra.get(name)
         return default if value is None else int(value)
 
+    def allows_ties(self) -> bool:
+        """Whether rows may share a timestamp (plug-in size ``ties``, default off, so every
+        other account keeps its data): live timelines lose their one-row-a-second cap and the
+        posts of one second share one ``postedAtPrecise``. For cursor walk tests."""
+        return bool(self.extra.get("ties", False))
+
     def to_dict(self) -> dict:
         out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
         out.update(self.extra)

@@ -27,7 +27,7 @@ class PostRecord:
     """A post's payload plus the typed fields filters and orders use."""
 
     payload: dict
-    micros: int  # postedAtPrecise in microseconds: unique per post
+    micros: int  # postedAtPrecise in microseconds: unique per post unless the account has ties
     favorites: int
     tips_cents: int
     media_types: frozenset
@@ -39,8 +39,11 @@ class PostRecord:
 
 
 class Posts:
-    def __init__(self, seed: int, account_id: int, start: int, span: int, rows: int) -> None:
+    def __init__(self, seed: int, account_id: int, start: int, span: int, rows: int, *, ties: bool = False) -> None:
         self.timeline = Timeline(start, span, rows, POST_ID_BASE)
+        # With ties the posts of one second share one postedAtPrecise (a whole second), as
+        # posts published together can upstream; otherwise each value is unique.
+        self.ties = ties
         self.account_id = account_id
         self._key = derive_key(seed, account_id, "posts")
         # Each account has three numeric post labels.
@@ -61,8 +64,11 @@ class Posts:
         r = Rng(self._key, i)
         t = self.timeline.time_of(i)
         post_id = self.timeline.id_of(i)
-        # Unique six-decimal fraction: random thousands plus i's last three digits.
+        # Unique six-decimal fraction: random thousands plus i's last three digits (drawn
+        # with ties too, so the rest of the post is the same either way).
         micro = r.below(1000) * 1000 + i % 1000
+        if self.ties:
+            micro = 0
         words = [r.choice(_WORDS) for _ in range(r.randint(3, 12))]
         raw = " ".join(words).capitalize()
         tag = r.choice(_WORDS)

@@ -41,7 +41,7 @@ class AccountWorld:
     @cached_property
     def posts(self) -> Posts:
         rows = self.profile.size("posts", min(2000, max(20, self.profile.earnings // 20)))
-        return Posts(self.seed, self.account_id, self.start, self.span, rows)
+        return Posts(self.seed, self.account_id, self.start, self.span, rows, ties=self.profile.allows_ties())
 
     @cached_property
     def tracking_links(self) -> TrackingLinks:

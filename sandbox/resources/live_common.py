@@ -60,13 +60,15 @@ def rate_timeline(
     """The account's timeline of ``size_name`` rows: ``profile.size(size_name)`` rows over the
     history (default ``per_day`` a day), continuing at that rate after the epoch.
 
-    The row count is capped at one per second so that no two rows share a timestamp: the
-    direct-message ``end_date`` cursor is a bare second and must never split a tie. The
-    history thus covers ``[history_start + phase, epoch + phase)``.
+    The row count is capped at one per second, so that no two rows share a timestamp,
+    unless the account's profile sets ``ties`` (``AccountProfile.allows_ties``): then a dense size puts
+    many rows in one second, as cursor walk tests need. The history thus covers
+    ``[history_start + phase, epoch + phase)``.
     """
     profile = sandbox.profile(account_id)
     span = max(1, int(profile.history_days * DAY))
-    n = max(0, min(profile.size(size_name, round(per_day * profile.history_days)), span))
+    wanted = max(0, profile.size(size_name, round(per_day * profile.history_days)))
+    n = wanted if profile.allows_ties() else min(wanted, span)
     # A per-resource phase within one row gap, so that the rows of different resources
     # (and the last one of each) do not all fall on the epoch's round second.
     phase = derive_key(sandbox.seed, account_id, size_name) % max(1, span // max(1, n))

@@ -3,7 +3,9 @@
 Paging follows the spec: by default ``end_date`` is the cursor (the next page passes the
 ``date`` of the previous page's last item; ``end_date`` is exclusive, and rows never share a
 second, so that neither repeats nor skips a row); with ``query`` set the pages are
-offset-based inside the [start_date, end_date) window.
+offset-based inside the [start_date, end_date) window. An account with ``ties`` puts many
+messages in one second: a page that ends inside a second then loses the rest of it on the
+next page, the flaw of this cursor that Creator Relay's route works around.
 """
 
 from __future__ import annotations

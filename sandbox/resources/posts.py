@@ -12,13 +12,15 @@ from sandbox.core.errors import bad_request
 from sandbox.core.params import bool_param, enum_param
 from sandbox.domain.posts import PostRecord
 
-# order -> (sort key, ascending?). Keys are ascending tuples; desc orders negate.
+# order -> (sort key, ascending?). Keys are ascending tuples; desc orders negate. The post
+# id breaks ties of postedAtPrecise (possible only on an account with ``ties``), so every
+# order is a strict total order.
 ORDERS = {
-    "publish_date_desc": (lambda p: (-p.micros,), False),
-    "publish_date_asc": (lambda p: (p.micros,), True),
-    "favorites_count_desc": (lambda p: (-p.favorites, -p.micros), False),
-    "tips_summ_desc": (lambda p: (-p.tips_cents, -p.micros), False),
-    "tips_summ_asc": (lambda p: (p.tips_cents, p.micros), True),
+    "publish_date_desc": (lambda p: (-p.micros, -p.payload["id"]), False),
+    "publish_date_asc": (lambda p: (p.micros, p.payload["id"]), True),
+    "favorites_count_desc": (lambda p: (-p.favorites, -p.micros, -p.payload["id"]), False),
+    "tips_summ_desc": (lambda p: (-p.tips_cents, -p.micros, -p.payload["id"]), False),
+    "tips_summ_asc": (lambda p: (p.tips_cents, p.micros, p.payload["id"]), True),
 }
 TIME_ORDERS = ("publish_date_desc", "publish_date_asc")
 MEDIA_FILTERS = {"photos": {"photo"}, "videos": {"video"}, "audios": {"audio"}, "medias": {"photo", "video", "audio"}}
@@ -121,14 +123,16 @@ def posts(
     if cursor_raw:
         micros = _micros(cursor_name, cursor_raw)
         if order in TIME_ORDERS:
-            bound = (micros,) if ascending else (-micros,)
+            # A time bound: the posts strictly before / after it (ties at the bound and all).
+            bound = micros if ascending else -micros
+            rows = [p for p in rows if sort_key(p)[0] > bound]
         else:
-            # Value orders: the marker names the last post seen (postedAtPrecise is unique).
+            # Value orders: the marker names the last post seen. postedAtPrecise is unique
+            # unless the account has ties; then it names the newest post of that value.
             named = source.by_micros.get(micros)
             if named is None:
                 raise bad_request(cursor_name, f"names no post (order={order} needs a tailMarker)")
-            bound = sort_key(named)
-        rows = [p for p in rows if sort_key(p) > bound]
+            rows = [p for p in rows if sort_key(p) > sort_key(named)]
     page = rows[:size]
     body = {
         "list": [p.payload for p in page],
