@@ -16,10 +16,9 @@ handed out before this rule carried) is still honoured.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 from psycopg import AsyncConnection, sql
@@ -29,27 +28,13 @@ from app.params import upstream_timestamp
 from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
+from app.ties import whole_groups
 from app.upstream import paths
 
 #: Rows per feed page: the upstream's page size (the spec gives the feed no ``limit``).
 FEED_PAGE_SIZE = 10
 #: Rows per upstream request while completing one busy second of a live page.
 SECOND_BATCH = 100
-
-Row = TypeVar("Row")
-
-
-def whole_seconds(rows: Sequence[Row], size: int, second: Callable[[Row], int]) -> tuple[list[Row], int | None]:
-    """A page of at most ``size`` rows out of ``rows`` (newest first, up to ``size + 1`` of
-    them) that does not split a second. Returns the page and, when the page is one second
-    with more rows after it, that second: the caller must add the rest of it."""
-    if len(rows) <= size or second(rows[size - 1]) != second(rows[size]):
-        return list(rows[:size]), None
-    split = second(rows[size - 1])
-    if second(rows[0]) != split:
-        return [r for r in rows[:size] if second(r) != split], None
-    return list(rows[:size]), split
-
 
 @dataclass(frozen=True, slots=True)
 class FeedQuery:
@@ -144,7 +129,7 @@ async def _rows(conn: AsyncConnection, query: FeedQuery, account_id: int, now: d
 
 async def _feed_from_store(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime) -> dict:
     found = await _rows(conn, query, account_id, now)
-    page, split = whole_seconds(found, FEED_PAGE_SIZE, lambda r: r[0])
+    page, split = whole_groups(found, FEED_PAGE_SIZE, lambda r: r[0])
     has_more = len(found) > len(page)
     if split is not None:
         # One busy second: take all of it, then look whether anything older remains.
@@ -171,7 +156,7 @@ async def _feed_from_upstream(reader: Reader, query: FeedQuery) -> dict:
     second is completed with the upstream's ``markerId`` tie-breaker."""
     body = await reader.live(paths.EARNINGS_TRANSACTIONS, query.upstream_params(), expect=LIST_PAGE)
     found = body["list"]
-    page, split = whole_seconds(found, FEED_PAGE_SIZE, _second_of)
+    page, split = whole_groups(found, FEED_PAGE_SIZE, _second_of)
     has_more = len(found) > len(page) or bool(body["hasMore"])
     if split is not None:
         has_more = False

@@ -99,4 +99,11 @@ def direct_message_stats(
     return {"hasMore": has_more, "items": page}
 
 
+def direct_messages_truth(sandbox, account_id, lo, hi, params):
+    """The ids of the messages with lo <= date <= hi (for cursor walk tests)."""
+    tl = messages_timeline(sandbox, account_id)
+    return (str(tl.id_of(i)) for i in tl.window(lo, hi))
+
+
 ROUTES = [direct_message_stats]
+TRUTH = {"direct_messages": direct_messages_truth}

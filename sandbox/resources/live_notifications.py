@@ -144,4 +144,15 @@ def mark_read(account_id: int, type: str, sandbox: object, now: int) -> dict:  #
     return {"counters": counters, "hasSystemNotifications": counters["system"] > 0, "success": True}
 
 
+def notifications_truth(sandbox, account_id, lo, hi, params):
+    """The ids of the notifications with lo <= createdAt <= hi, of category ``type`` when
+    given (for cursor walk tests)."""
+    feed = Feed(sandbox, account_id, hi)
+    category = params.get("type")
+    for i in feed.tl.window(lo, hi):
+        if category is None or feed.facts(i)[0] == category:
+            yield str(feed.tl.id_of(i))
+
+
 ROUTES = [list_notifications, mark_read]
+TRUTH = {"notifications": notifications_truth}

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from app.store.earnings_feed import FEED_PAGE_SIZE, whole_seconds
+from app.store.earnings_feed import FEED_PAGE_SIZE
+from app.ties import whole_groups
 
 START, END = "2025-12-31 23:00:00", "2025-12-31 23:59:59"
 
@@ -73,10 +74,10 @@ def test_a_page_ends_before_a_split_second_or_takes_a_busy_second_whole():
     second = lambda row: row[0]  # noqa: E731
     # The 11th row shares the 10th's second: the page ends before that second.
     rows = [(9, "a"), (9, "b"), (8, "c")] + [(7, str(i)) for i in range(8)]
-    assert whole_seconds(rows, 10, second) == (rows[:3], None)
+    assert whole_groups(rows, 10, second) == (rows[:3], None)
     # A whole page of one second: the caller must add the rest of that second.
     rows = [(7, str(i)) for i in range(11)]
-    assert whole_seconds(rows, 10, second) == (rows[:10], 7)
+    assert whole_groups(rows, 10, second) == (rows[:10], 7)
     # No split: the first ten rows.
     rows = [(9 - i, str(i)) for i in range(11)]
-    assert whole_seconds(rows, 10, second) == (rows[:10], None)
+    assert whole_groups(rows, 10, second) == (rows[:10], None)
