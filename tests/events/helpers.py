@@ -12,9 +12,14 @@ def initial_sync(settings, account_id: int, resources=("earnings",)) -> None:
     request_and_run(settings, "backfill", [(account_id, r) for r in resources], None)
 
 
-def next_incremental(db, settings, account_id: int, resources=("earnings",)) -> None:
-    """The scheduler's interval has passed: run the due incremental passes now."""
+def make_due(db, account_id: int) -> None:
+    """The scheduler's interval has passed: the account's incremental passes are due now."""
     db.execute("UPDATE sync_tasks SET due_at = now(), next_incremental_at = now() WHERE account_id = %s", (account_id,))
+
+
+def next_incremental(db, settings, account_id: int, resources=("earnings",)) -> None:
+    """Run the account's incremental passes now."""
+    make_due(db, account_id)
     run_until_idle(settings, [(account_id, r) for r in resources])
 
 
@@ -25,6 +30,11 @@ def events_of(db, account_id: int, type_: str | None = None) -> list[tuple]:
         "ORDER BY tx, id",
         (account_id, type_, type_),
     ).fetchall()
+
+
+def statuses_of(db, account_id: int) -> dict[str, str]:
+    """Stored earnings of the account: id -> status."""
+    return dict(db.execute("SELECT id, status FROM earnings WHERE account_id = %s", (account_id,)).fetchall())
 
 
 def deliver_until_idle(settings, database_url: str, rounds: int = 50) -> None:

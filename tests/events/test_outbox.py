@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.events.helpers import DAY, events_of, initial_sync, next_incremental
+from tests.events.helpers import DAY, events_of, initial_sync, next_incremental, statuses_of
 from tests.sync.helpers import sandbox_truth
 
 pytestmark = pytest.mark.slow
-
-
-def _statuses(db, account_id: int) -> dict[str, str]:
-    return dict(db.execute("SELECT id, status FROM earnings WHERE account_id = %s", (account_id,)).fetchall())
 
 
 def test_initial_backfill_is_history_then_each_new_transaction_is_one_created_event(db, sandbox, sync_settings, new_account):
@@ -22,7 +18,7 @@ def test_initial_backfill_is_history_then_each_new_transaction_is_one_created_ev
     completed = events_of(db, account_id, "sync.backfill_completed")
     assert len(completed) == 1 and completed[0][2]["resources"] == ["earnings"]
 
-    before = _statuses(db, account_id)
+    before = statuses_of(db, account_id)
     start = int(sandbox.clock()["now"])
     sandbox.advance(2 * DAY)
     now = int(sandbox.clock()["now"])
@@ -31,7 +27,7 @@ def test_initial_backfill_is_history_then_each_new_transaction_is_one_created_ev
     created = events_of(db, account_id, "earnings.created")
     new_ids = [p["id"] for _, _, p in created]
     assert len(new_ids) == len(set(new_ids)) == sandbox_truth(sandbox, account_id, "earnings", start + 1, now)["count"]
-    after = _statuses(db, account_id)
+    after = statuses_of(db, account_id)
     assert set(new_ids) == set(after) - set(before)
     changed = {i for i, status in before.items() if after[i] != status}
     assert changed  # payments settled (loading -> done) within the two days

@@ -2,48 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from tests.sync.helpers import sandbox_truth, store_truth
+from tests.sync.processes import PAGE, relay, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = 500
-
-
-def worker_env(database_url: str, sandbox, **extra: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "RELAY_DATABASE_URL": database_url,
-        "RELAY_UPSTREAM_URL": sandbox.url,
-        "RELAY_SYNC_CLOCK": "sandbox",
-        "RELAY_SYNC_LEASE_SECONDS": "2",
-        "RELAY_SYNC_POLL_SECONDS": "0.2",
-        "RELAY_SYNC_PAGE_SIZE": str(PAGE),
-        "RELAY_LOG_JSON": "false",
-        "RELAY_LOG_LEVEL": "WARNING",
-        **extra,
-    }
-
-
-def relay(*args: str, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env)
-
-
-def wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def test_backfill_killed_with_sigkill_then_restarted_converges_without_gap_or_duplicate(

@@ -8,7 +8,7 @@ import signal
 import pytest
 
 from sync.resources import REGISTRY
-from tests.sync.test_kill_resume import relay, wait_for, worker_env
+from tests.sync.processes import relay, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
 

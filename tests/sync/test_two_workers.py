@@ -9,7 +9,7 @@ import pytest
 
 from sync.resources import REGISTRY
 from tests.sync.helpers import sandbox_truth, store_truth
-from tests.sync.test_kill_resume import relay, wait_for, worker_env
+from tests.sync.processes import relay, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
 
