@@ -129,9 +129,16 @@ class SnapshotOffsetCursor:
 
 @dataclass(frozen=True, slots=True)
 class PublishTimeCursor:
-    """Newest-first feed paged by publish time (posts): ``before_publish_time`` is the last
-    page's ``tailMarker`` (six-decimal unix seconds, unique per post). The endpoint has no
-    date window, so the pass starts just after ``hi`` and stops once a page reaches ``lo``."""
+    """Newest-first feed paged by publish time (posts): ``before_publish_time`` is a bound
+    (six-decimal unix seconds; the posts strictly before it). The endpoint has no date
+    window, so the pass starts just after ``hi`` and stops once a page reaches ``lo``.
+
+    Several posts may share one ``postedAtPrecise`` and the upstream's pages end inside such
+    a group, so the next page starts one microsecond after the page's tail, inclusive of the
+    tail's group: its posts already read come again (a harmless upsert), none is skipped. A
+    page that is one group throughout cannot advance that way; its bound is the tail itself,
+    and posts of that group beyond one page are the upstream's loss (docs/api-decisions.md).
+    """
 
     max_page_size: int = 100
 
@@ -151,7 +158,9 @@ class PublishTimeCursor:
         oldest = int(Decimal(tail))
         if not body.get("hasMore") or (lo is not None and oldest < lo):
             return None, oldest
-        return {"before": tail}, oldest
+        if Decimal(field_of(rows[0], "postedAtPrecise")) == Decimal(tail):
+            return {"before": tail}, oldest
+        return {"before": f"{Decimal(tail) + Decimal('0.000001'):.6f}"}, oldest
 
 
 @dataclass(frozen=True, slots=True)

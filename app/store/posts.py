@@ -11,9 +11,17 @@ strictly after the cursor in that order (docs/upstream.md, "Orders and cursor"):
 | tips_summ_desc         | (tips_amount, posted_at_precise) desc   | the last post seen |
 | tips_summ_asc          | (tips_amount, posted_at_precise) asc    | the last post seen |
 
-``posted_at_precise`` is unique per account, so each key is a strict order and a keyset
-condition ``(key) < (cursor key)`` never repeats or skips a post. The key columns each have
-an ``(account_id, column, id)`` index.
+The post id breaks ties, so each order is a strict total order, and the key columns each
+have an ``(account_id, column, id)`` index. ``posted_at_precise`` is unique per post upstream
+as a rule, but not always (posts published together share it), so the cursor, which is that
+value alone, must not rely on it (issue 17, docs/api-decisions.md):
+
+- the date orders page by a time bound: the posts strictly before/after the tailMarker. A
+  page never ends inside a group of posts sharing one value (``app.ties``), so that bound
+  loses no post;
+- the value orders' tailMarker names the last post seen. When several posts share its
+  value, the page resumes after the first of them in the order: no post is lost, though
+  posts of a page that ended on a later one of them come again.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from app.params import bad_parameter
 from app.live import LIST_PAGE
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
+from app.ties import whole_groups, whole_live_page
 from app.upstream import paths
 
 RESOURCE = "posts"
@@ -171,18 +180,27 @@ def _key(columns: tuple[str, ...], prefix: str = "") -> sql.Composable:
     return sql.SQL("({})").format(sql.SQL(", ").join(sql.Identifier(*([prefix] if prefix else []), c) for c in columns))
 
 
+def _beyond(order: str, value: Decimal) -> sql.Composable:
+    """The posts strictly beyond a time bound in a date order (before it when descending)."""
+    comparison = "<" if _ORDERS[order][1] else ">"
+    return sql.SQL("posted_at_precise {} {}").format(sql.SQL(comparison), sql.Literal(value))
+
+
 async def _cursor_condition(conn: AsyncConnection, account_id: int, query: PostsQuery) -> sql.Composable | None:
     """Posts strictly after the cursor in the order, or None on a first page."""
     if query.cursor is None:
         return None
     columns, descending, names_post = _ORDERS[query.order]
-    comparison = sql.SQL("<" if descending else ">")
     if not names_post:
-        return sql.SQL("posted_at_precise {} {}").format(comparison, sql.Literal(query.cursor))
+        return _beyond(query.order, query.cursor)
     # Value orders: the marker names the last post seen; its key is where the page resumes.
+    # Of several posts sharing the value, the first in the order: none is skipped.
+    key = (*columns, "id")
+    direction = sql.SQL(" DESC" if descending else " ASC")
     cur = await conn.execute(
-        sql.SQL("SELECT {} FROM posts WHERE account_id = %s AND posted_at_precise = %s").format(
-            sql.SQL(", ").join(map(sql.Identifier, columns))
+        sql.SQL("SELECT {} FROM posts WHERE account_id = %s AND posted_at_precise = %s ORDER BY {} LIMIT 1").format(
+            sql.SQL(", ").join(map(sql.Identifier, key)),
+            sql.SQL(", ").join(sql.Composed([sql.Identifier(c), direction]) for c in key),
         ),
         (account_id, query.cursor),
     )
@@ -191,30 +209,51 @@ async def _cursor_condition(conn: AsyncConnection, account_id: int, query: Posts
         name = cursor_parameter(query.order)
         raise bad_parameter(name, f"names no post (order={query.order} needs a tailMarker)")
     return sql.SQL("{} {} ({})").format(
-        _key(columns), comparison, sql.SQL(", ").join(map(sql.Literal, named))
+        _key(key), sql.SQL("<" if descending else ">"), sql.SQL(", ").join(map(sql.Literal, named))
     )
+
+
+async def _select(
+    conn: AsyncConnection, where: list[sql.Composable], order: str, limit: int | None
+) -> list[tuple[str, str, Decimal]]:
+    """(payload, postedAtPrecise text, posted_at_precise) of the posts matching ``where`` in
+    the order (the id last, so ties have one order), at most ``limit`` of them (None: all)."""
+    columns, descending, _ = _ORDERS[order]
+    direction = sql.SQL(" DESC" if descending else " ASC")
+    statement = sql.SQL(
+        "SELECT payload::text, payload->>'postedAtPrecise', posted_at_precise FROM posts WHERE {where} "
+        "ORDER BY {order}{limit}"
+    ).format(
+        where=sql.SQL(" AND ").join(where),
+        order=sql.SQL(", ").join(sql.Composed([sql.Identifier(c), direction]) for c in (*columns, "id")),
+        limit=sql.SQL("") if limit is None else sql.SQL(" LIMIT {}").format(sql.Literal(limit)),
+    )
+    return await (await conn.execute(statement)).fetchall()
+
+
+async def _rows(conn: AsyncConnection, account_id: int, query: PostsQuery) -> tuple[list, bool]:
+    """The page's rows and whether more follow. In a date order the page never ends inside
+    a group of posts sharing one ``posted_at_precise`` (``app.ties``): the tailMarker is a
+    bound, and a split group would lose its rest on the next page."""
+    where = [sql.SQL("account_id = {}").format(sql.Literal(account_id)), *filters(query)]
+    cursor = await _cursor_condition(conn, account_id, query)
+    found = await _select(conn, [*where, *([cursor] if cursor is not None else [])], query.order, query.limit + 1)
+    if _ORDERS[query.order][2]:
+        return found[: query.limit], len(found) > query.limit
+    page, split = whole_groups(found, query.limit, lambda row: row[2])
+    if split is None:
+        return page, len(found) > len(page)
+    # One busy value fills the page: take all of it, then look whether anything follows.
+    same = sql.SQL("posted_at_precise = {}").format(sql.Literal(split))
+    page = await _select(conn, [*where, same], query.order, None)
+    return page, bool(await _select(conn, [*where, _beyond(query.order, split)], query.order, 1))
 
 
 async def _page(conn: AsyncConnection, account_id: int, query: PostsQuery) -> dict[str, Any]:
-    columns, descending, _ = _ORDERS[query.order]
-    where = [sql.SQL("account_id = {}").format(sql.Literal(account_id)), *filters(query)]
-    cursor = await _cursor_condition(conn, account_id, query)
-    if cursor is not None:
-        where.append(cursor)
-    direction = sql.SQL(" DESC" if descending else " ASC")
-    statement = sql.SQL(
-        "SELECT payload::text, payload->>'postedAtPrecise' FROM posts WHERE {where} "
-        "ORDER BY {order} LIMIT {limit}"
-    ).format(
-        where=sql.SQL(" AND ").join(where),
-        order=sql.SQL(", ").join(sql.Composed([sql.Identifier(c), direction]) for c in columns),
-        limit=sql.Literal(query.limit + 1),
-    )
-    found = await (await conn.execute(statement)).fetchall()
-    page = found[: query.limit]
+    page, has_more = await _rows(conn, account_id, query)
     body: dict[str, Any] = {
-        "list": [msgspec.Raw(payload) for payload, _ in page],
-        "hasMore": len(found) > query.limit,
+        "list": [msgspec.Raw(payload) for payload, _, _ in page],
+        "hasMore": has_more,
         "headMarker": page[0][1] if page else "",
         "tailMarker": page[-1][1] if page else "",
     }
@@ -265,6 +304,45 @@ async def counters(conn: AsyncConnection, account_id: int) -> dict[str, int | No
     }
 
 
+#: The smallest step of a tailMarker (six decimals).
+_MICRO = Decimal("0.000001")
+_UPSTREAM_PAGE = {**LIST_PAGE, "tailMarker": str}
+
+
+def _precise(post: dict) -> Decimal:
+    return Decimal(post["postedAtPrecise"])
+
+
+async def _from_upstream(reader: Reader, query: PostsQuery) -> dict:
+    """The upstream's page; in a date order, one that never ends inside a group of posts
+    sharing one postedAtPrecise (``app.ties``). The upstream's own pages do, and its cursor
+    is the bare value, so one post more is asked for to see a split, and a group that fills
+    the page is read whole from a bound one microsecond beyond it (inclusive of the group).
+    The value orders pass through: their upstream cursor names a post (see the module)."""
+    if _ORDERS[query.order][2]:
+        return await reader.live(paths.POSTS, query.upstream_params(), expect=_UPSTREAM_PAGE)
+    cursor = cursor_parameter(query.order)
+    first: dict = {}
+
+    async def fetch(ask: int, through: Decimal | None = None) -> tuple[list, bool]:
+        params = {**query.upstream_params(), "limit": ask}
+        if through is not None:
+            bound = through + _MICRO if _ORDERS[query.order][1] else through - _MICRO
+            params |= {cursor: f"{bound:.6f}", "counters": False}
+        body = await reader.live(paths.POSTS, params, expect=_UPSTREAM_PAGE)
+        first.setdefault("body", body)
+        return body["list"], body["hasMore"]
+
+    page, has_more = await whole_live_page(fetch, query.limit, _precise, max_ask=LIMIT_MAX)
+    return {
+        **first["body"],
+        "list": page,
+        "hasMore": has_more,
+        "headMarker": page[0]["postedAtPrecise"] if page else "",
+        "tailMarker": page[-1]["postedAtPrecise"] if page else "",
+    }
+
+
 async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
     """One page of the posts feed; the feed has no date window, so the store must hold the
     whole history (a coverage from the beginning)."""
@@ -273,9 +351,7 @@ async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
         return await _page(conn, reader.account_id, query)
 
     async def from_upstream() -> dict:
-        return await reader.live(
-            paths.POSTS, query.upstream_params(), expect={**LIST_PAGE, "tailMarker": str}
-        )
+        return await _from_upstream(reader, query)
 
     async def remember(conn: AsyncConnection, body: dict) -> None:
         await write_items(conn, "posts", reader.account_id, body["list"])

@@ -11,6 +11,7 @@ sandbox's frozen clock, so default windows agree on both sides.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from itertools import count
 from typing import Any
 
@@ -118,6 +119,8 @@ class StoreApi:
         self.cover(table)
 
     def fill_posts(self) -> None:
+        """Every post, like the sync's cursor: the next page starts one microsecond after the
+        tail, so posts sharing the tail's postedAtPrecise are read again, never skipped."""
         for label in (None, "archived", "private_archived"):
             params: dict[str, Any] = {"limit": 100, **({"label": label} if label else {})}
             while True:
@@ -125,7 +128,9 @@ class StoreApi:
                 write_page(self.db, "posts", self.account_id, body["list"])
                 if not body["hasMore"]:
                     break
-                params["before_publish_time"] = body["tailMarker"]
+                tail = Decimal(body["tailMarker"])
+                assert Decimal(body["list"][0]["postedAtPrecise"]) != tail, "a group larger than a page"
+                params["before_publish_time"] = f"{tail + Decimal('0.000001'):.6f}"
         self.cover("posts")
 
     def fill_links(self) -> None:

@@ -37,3 +37,14 @@ def test_every_earnings_row_carries_the_type_and_tips_source_of_its_query(db, sa
         expected = sandbox_truth(sandbox, account_id, "earnings", 0, now, type="tips", tipsSource=source)
         got = store_truth(db, account_id, "earnings", 0, now, "AND type = 'tips' AND tips_source = %s", (source,))
         assert got == expected, source
+
+
+def test_a_backfill_of_posts_sharing_publish_times_stores_every_post(db, sandbox, sync_settings, new_account):
+    """~35 posts share each postedAtPrecise (the sandbox's ``ties``): the upstream's own
+    pages end inside such groups, and the sync's cursor still reads every post (issue 17)."""
+    account_id = new_account(posts=3000, history_days=0.001, ties=True)
+    request_and_run(sync_settings, "backfill", [(account_id, "posts")], None)
+    now = int(sandbox.clock()["now"])
+    expected = sandbox_truth(sandbox, account_id, "posts", 0, now)
+    assert expected["count"] >= 3000
+    assert store_truth(db, account_id, "posts", 0, now) == expected
