@@ -13,19 +13,11 @@ from standardwebhooks.webhooks import Webhook
 from app import admin
 from app.webhooks.endpoints import add_endpoint
 from tests.events.helpers import DAY, deliver_until_idle, events_of, initial_sync, next_incremental
-from tests.events.receiver import Receiver
 from tests.fixtures.api import auth
 from tests.sync.helpers import money, sandbox_truth
 from sandbox.core.checksum import checksum
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
 
 
 def _reader_key(db, org_id: int) -> str:
