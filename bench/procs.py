@@ -3,7 +3,11 @@
 A server that forks workers (``relay serve --workers 2``, ``uvicorn --workers 2``) keeps its
 children in its group, so stopping the group leaves nothing behind. :class:`Processes` is a
 context manager: leaving it -- normally, on an error or on Ctrl-C -- stops every group it
-started (SIGTERM, then SIGKILL after a grace period).
+started (SIGTERM to all, then SIGKILL to those left after one shared grace period).
+
+Python dies of SIGTERM without leaving any ``with`` block; :func:`exit_on_signals` turns
+SIGTERM, SIGHUP and a watchdog alarm into ``SystemExit`` so the blocks unwind and stop
+their processes (and an embedded PostgreSQL) as on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -34,21 +40,80 @@ def relay_command(*args: str) -> list[str]:
     return [str(script), *args] if script.exists() else [sys.executable, "-m", "app.cli", *args]
 
 
-def _stop_group(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            process.wait(timeout=GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
-    try:  # the leader may be gone while forked children linger
-        os.killpg(process.pid, signal.SIGKILL)
+#: Signals that end a run (the alarm is :func:`exit_on_signals`'s watchdog).
+ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM)
+
+
+def _signal_group(process: subprocess.Popen, signum: int) -> None:
+    try:
+        os.killpg(process.pid, signum)
     except ProcessLookupError:
         pass
-    process.wait()
+
+
+def _stop_groups(processes: Sequence[subprocess.Popen]) -> None:
+    """SIGTERM every group, wait for the leaders within one grace period in all, then SIGKILL
+    every group (the leader may be gone while forked children linger)."""
+    for process in processes:
+        if process.poll() is None:
+            _signal_group(process, signal.SIGTERM)
+    deadline = time.monotonic() + GRACE_SECONDS
+    for process in processes:
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+    for process in processes:
+        _signal_group(process, signal.SIGKILL)
+        process.wait()
+
+
+def _stop_group(process: subprocess.Popen) -> None:
+    _stop_groups([process])
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ignore the ending signals while processes are being stopped, so a second Ctrl-C or
+    SIGTERM cannot cut the stopping short and leave a group running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextmanager
+def exit_on_signals(watchdog: float | None = None) -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP raise ``SystemExit(128 + signal)``, so every enclosing
+    ``with`` block unwinds. ``watchdog`` (seconds; :func:`rearm` moves it) raises it too when
+    the run lasts longer. Only the first signal counts: the others are ignored while the
+    blocks unwind."""
+
+    def end(signum: int, _frame: object) -> None:
+        for other in ENDING_SIGNALS:
+            signal.signal(other, signal.SIG_IGN)
+        why = "ran past its watchdog" if signum == signal.SIGALRM else f"got {signal.Signals(signum).name}"
+        print(f"{why}; stopping the processes", file=sys.stderr, flush=True)
+        raise SystemExit(128 + signum)
+
+    previous = {signum: signal.signal(signum, end) for signum in ENDING_SIGNALS}
+    rearm(watchdog)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def rearm(watchdog: float | None) -> None:
+    """Set the watchdog of :func:`exit_on_signals` to ``watchdog`` seconds from now (None: off)."""
+    signal.setitimer(signal.ITIMER_REAL, watchdog or 0)
 
 
 class Processes:
@@ -89,15 +154,21 @@ class Processes:
         text = path.read_text(errors="replace").splitlines()[-lines:] if path.exists() else []
         return f"last lines of {path}:\n" + "\n".join(text)
 
+    @property
+    def running(self) -> dict[str, int]:
+        """Name -> pid (= process group id) of every process started and not yet stopped."""
+        return {name: process.pid for name, process in self._running}
+
     def stop(self, process: subprocess.Popen) -> None:
-        _stop_group(process)
+        with _signals_held():
+            _stop_group(process)
         self._running = [(n, p) for n, p in self._running if p is not process]
 
     def stop_all(self) -> None:
-        """Stop every process still running, the newest first."""
-        while self._running:
-            _, process = self._running.pop()
-            _stop_group(process)
+        """Stop every process still running, all at once (the newest is signalled first)."""
+        with _signals_held():
+            _stop_groups([process for _, process in reversed(self._running)])
+        self._running.clear()
 
     def __enter__(self) -> Processes:
         return self

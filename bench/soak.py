@@ -1,39 +1,160 @@
 """Soak: mixed traffic at ~70% of measured capacity for a bounded time, a worker syncing, the
 sandbox injecting faults; statuses counted, RSS and PostgreSQL connections sampled, and at the
-end the credits the callers were told = the ledger = the balance change.
+end the credits the callers were told, the ledger, the day counter and the balance change.
 
     .venv/bin/python -m bench.soak                 # 10 minutes
     .venv/bin/python -m bench.soak --minutes 2     # a shorter run
 
-Run by hand; figures go to docs/benchmarks.md ("Soak").
+Run by hand; figures go to docs/benchmarks.md ("Soak"). Every phase has a bound, and a
+watchdog ends the run past the sum of them: the wall time is the soak's minutes plus the
+start-up, the capacity probe and a few seconds (the expected end is printed at the start).
+SIGINT, SIGTERM, SIGHUP or the watchdog stop every process the run started (sandbox, API,
+worker, an embedded PostgreSQL) and drop its database. Exit status 1 when a 5xx was seen or
+the books disagree.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
+import sys
 import tempfile
 import time
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import psycopg
+from psycopg.conninfo import conninfo_to_dict
 
 from app.db.urls import plain_url
 from bench.common import bench_database, bench_server
-from bench.procs import Processes, free_port, relay_command
+from bench.procs import GRACE_SECONDS, Processes, exit_on_signals, free_port, rearm, relay_command
+from bench.soak_report import Books, Sample, Tally, books_check, connections, flatness, print_report, rss_kb, \
+    sandbox_counts
 from bench.stack import Stack, provision
 from tests.fixtures.sandbox import SandboxServer
 
+ORGANIZATION = "soak"
 ACCOUNTS = (1, 2)
 STORE = ("/v1/{a}/payouts/chargebacks", "/v1/{a}/payouts/requests", "/v1/{a}/posts", "/v1/{a}/earnings")
 LIVE = ("/v1/{a}/chats", "/v1/{a}/notifications", "/v1/{a}/vault/lists")
 #: Sandbox faults, 5% of its requests in all.
 FAULTS = {"SANDBOX_ERROR_RATE": "0.03", "SANDBOX_TIMEOUT_RATE": "0.01", "SANDBOX_TRUNCATE_RATE": "0.01",
           "SANDBOX_TIMEOUT_SECONDS": "3"}
+
+#: One caller request at most, answer read (a live route meeting an upstream timeout and
+#: retrying fits well inside); past it the request counts as unanswered.
+REQUEST_TIMEOUT = 30.0
+#: The open loop's cap on requests waiting for an answer. A machine slower than measured
+#: would otherwise pile up requests without bound (and the drain at the end with them); a
+#: request due while the cap is reached is not sent and is counted as shed.
+MAX_IN_FLIGHT = 128
+#: Bounds of the phases around the traffic: the stack's start-up (database, sandbox, API,
+#: worker), the books read at the end, the database dropped.
+STARTUP_BOUND = 180.0
+BOOKS_BOUND = 30.0
+SETTLE_SECONDS = 2.0  # the ledger statuses are written off the request path, every 0.2 s
+#: What a run usually takes besides the probe and the soak (start-up, settle, stop), for the
+#: expected end printed at the start.
+USUAL_OVERHEAD = 30.0
+
+
+class Traffic:
+    """Callers of the store and live routes (70% / 30%), tallying what they see."""
+
+    def __init__(self, url: str, key: str) -> None:
+        self.url, self.key = url, key
+        self.tally = Tally()
+        self.scheduled = 0
+
+    def client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.url, headers={"Authorization": f"Bearer {self.key}"},
+                                 timeout=REQUEST_TIMEOUT, limits=httpx.Limits(max_connections=MAX_IN_FLIGHT))
+
+    async def one(self, client: httpx.AsyncClient) -> None:
+        kind, paths = ("store", STORE) if random.random() < 0.7 else ("live", LIVE)
+        path = random.choice(paths).format(a=random.choice(ACCOUNTS))
+        tally = self.tally
+        started = time.perf_counter()
+        try:
+            response = await asyncio.wait_for(client.get(path), REQUEST_TIMEOUT)
+        except (httpx.HTTPError, TimeoutError) as exc:
+            tally.statuses[(kind, 0)] += 1
+            tally.reasons[(kind, 0, type(exc).__name__)] += 1
+            return
+        tally.latencies[kind].append(time.perf_counter() - started)
+        tally.statuses[(kind, response.status_code)] += 1
+        tally.credits_told += int(response.headers.get("x-credits-used", "0"))
+        if response.status_code >= 300:
+            tally.reasons[(kind, response.status_code, reason(response))] += 1
+
+    async def closed_loop(self, seconds: float, callers: int = 32) -> float:
+        """Requests per second answered with ``callers`` in a closed loop for ``seconds``."""
+        async with self.client() as client:
+            stop = time.monotonic() + seconds
+
+            async def caller() -> None:
+                while time.monotonic() < stop:
+                    await self.one(client)
+
+            started = time.monotonic()
+            await asyncio.gather(*(caller() for _ in range(callers)))
+            return sum(self.tally.statuses.values()) / (time.monotonic() - started)
+
+    async def open_loop(self, rate: float, seconds: float) -> float:
+        """Requests at ``rate`` per second for ``seconds``, whatever the answers take (at most
+        MAX_IN_FLIGHT waiting); then at most REQUEST_TIMEOUT for the last answers. Returns the
+        rate sent."""
+        in_flight: set[asyncio.Task] = set()
+        async with self.client() as client:
+            start = time.monotonic()
+            while (elapsed := time.monotonic() - start) < seconds:
+                for _ in range(int(elapsed * rate) - self.scheduled):
+                    self.scheduled += 1
+                    if len(in_flight) >= MAX_IN_FLIGHT:
+                        self.tally.shed += 1
+                        continue
+                    task = asyncio.create_task(self.one(client))
+                    in_flight.add(task)
+                    task.add_done_callback(in_flight.discard)
+                await asyncio.sleep(0.005)
+            sent = (self.scheduled - self.tally.shed) / (time.monotonic() - start)
+            if in_flight:
+                _, pending = await asyncio.wait(set(in_flight), timeout=REQUEST_TIMEOUT + 1)
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+                self.tally.cancelled += len(pending)
+        return sent
+
+
+def reason(response: httpx.Response) -> str:
+    """``code: message`` of an error body, else the start of the body."""
+    try:
+        body = response.json()
+        return f"{body.get('code', '?')}: {body.get('error', '?')}"
+    except (ValueError, AttributeError):
+        return response.text[:120]
+
+
+async def sample_until(stop: float, every: float, api_pid: int, worker_pid: int, conn: psycopg.Connection,
+                       samples: list[Sample]) -> None:
+    start = time.monotonic()
+    while (now := time.monotonic()) < stop:
+        samples.append(Sample(now - start, rss_kb(api_pid), rss_kb(worker_pid), connections(conn)))
+        await asyncio.sleep(min(every, max(0.0, stop - time.monotonic())))
+
+
+async def soak(traffic: Traffic, rate: float, seconds: float, sampler: dict) -> float:
+    sampled = asyncio.create_task(sample_until(time.monotonic() + seconds, max(5.0, seconds / 40), **sampler))
+    achieved = await traffic.open_loop(rate, seconds)
+    await sampled
+    return achieved
 
 
 def start_sandbox(procs: Processes) -> SandboxServer:
@@ -46,140 +167,83 @@ def start_sandbox(procs: Processes) -> SandboxServer:
     return SandboxServer(url, epoch=0)
 
 
-def rss_kb(root_pid: int) -> int:
-    """Resident memory of a process and its children (uvicorn workers), from /proc."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        pid, ppid, pgid = int(entry.name), int(stat[1]), int(stat[2])
-        if pid == root_pid or ppid == root_pid or pgid == root_pid:
-            total += next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS")) \
-                if "VmRSS" in status else 0
-    return total
+def clock(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).strftime("%H:%M:%S UTC")
 
 
-class Traffic:
-    def __init__(self, url: str, key: str) -> None:
-        self.url, self.key = url, key
-        self.statuses: Counter[tuple[str, int]] = Counter()
-        self.credits_told = 0
-        self.sent = 0
-
-    async def one(self, client: httpx.AsyncClient) -> None:
-        kind, paths = ("store", STORE) if random.random() < 0.7 else ("live", LIVE)
-        path = random.choice(paths).format(a=random.choice(ACCOUNTS))
-        try:
-            response = await client.get(path)
-        except httpx.HTTPError:
-            self.statuses[(kind, 0)] += 1
-            return
-        self.statuses[(kind, response.status_code)] += 1
-        self.credits_told += int(response.headers.get("x-credits-used", "0"))
-
-    async def run(self, rate: float, seconds: float) -> float:
-        """Open-loop requests at ``rate`` per second for ``seconds``; returns the answered rate."""
-        headers = {"Authorization": f"Bearer {self.key}"}
-        limits = httpx.Limits(max_connections=64)
-        async with httpx.AsyncClient(base_url=self.url, headers=headers, timeout=60, limits=limits) as client:
-            tasks: set[asyncio.Task] = set()
-            start = time.monotonic()
-            while (elapsed := time.monotonic() - start) < seconds:
-                due = int(elapsed * rate) - self.sent
-                for _ in range(max(0, due)):
-                    self.sent += 1
-                    task = asyncio.create_task(self.one(client))
-                    tasks.add(task)
-                    task.add_done_callback(tasks.discard)
-                await asyncio.sleep(0.005)
-            await asyncio.gather(*tasks)
-            return self.sent / (time.monotonic() - start)
+def bound_after_startup(args: argparse.Namespace) -> float:
+    """Longest the run may last once its stack is up: every phase at its bound."""
+    return (args.capacity_seconds + REQUEST_TIMEOUT + args.minutes * 60 + REQUEST_TIMEOUT + 1 + SETTLE_SECONDS
+            + BOOKS_BOUND + GRACE_SECONDS + BOOKS_BOUND)
 
 
-async def capacity(url: str, key: str, seconds: float = 15.0, concurrency: int = 32) -> tuple[float, int]:
-    """Requests per second answered with ``concurrency`` callers in a closed loop, and the
-    credits those requests were told they cost."""
-    traffic = Traffic(url, key)
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as client:
-        stop = time.monotonic() + seconds
+def run(args: argparse.Namespace) -> dict:
+    began = time.time()
+    seconds = args.minutes * 60
+    expected = USUAL_OVERHEAD + args.capacity_seconds + seconds
+    print(f"started {clock(began)}; expected end about {clock(began + expected)}, at the latest "
+          f"{clock(began + STARTUP_BOUND + bound_after_startup(args))} (watchdog)", flush=True)
+    logs = Path(tempfile.mkdtemp(prefix="relay-soak-"))
+    with bench_server() as server, bench_database(server) as database_url, Processes(logs) as procs:
+        print(f"database {conninfo_to_dict(plain_url(database_url))['dbname']}", flush=True)
+        sandbox = start_sandbox(procs)
+        stack = Stack(procs, database_url, sandbox, logs)
+        key = provision(database_url, ORGANIZATION, *ACCOUNTS)
+        url = f"http://127.0.0.1:{free_port()}"
+        api = procs.start("api", relay_command("serve", "--port", url.rsplit(":", 1)[1], "--workers", "1"),
+                          stack.env(), ready=f"{url}/health")
+        worker = procs.start("worker", relay_command("worker"), stack.env(sync_lease_seconds="30"))
+        for name, pid in procs.running.items():
+            print(f"started {name} pid {pid}", flush=True)
+        rearm(bound_after_startup(args))
+        up = time.time()
+        print(f"stack up in {up - began:.0f} s; soak traffic ends about "
+              f"{clock(up + args.capacity_seconds + seconds)}", flush=True)
 
-        async def caller() -> int:
-            done = 0
-            while time.monotonic() < stop:
-                await traffic.one(client)
-                done += 1
-            return done
+        with psycopg.connect(plain_url(database_url), autocommit=True) as conn:
+            conn.execute(f"SET statement_timeout = {int(BOOKS_BOUND * 1000)}")
+            before = Books.read(conn, ORGANIZATION)
+            probe = Traffic(url, key)
+            capacity = asyncio.run(probe.closed_loop(args.capacity_seconds))
+            rate = capacity * args.load
+            print(f"capacity {capacity:.0f} req/s (closed loop, 32 callers, {args.capacity_seconds:g} s); "
+                  f"soak traffic at {rate:.0f} req/s for {args.minutes:g} min", flush=True)
+            faults_before = sandbox_counts(sandbox.url)
+            traffic = Traffic(url, key)
+            samples: list[Sample] = []
+            sampler = {"api_pid": api.pid, "worker_pid": worker.pid, "conn": conn, "samples": samples}
+            achieved = asyncio.run(soak(traffic, rate, seconds, sampler))
+            faults_after = sandbox_counts(sandbox.url)
+            time.sleep(SETTLE_SECONDS)
+            after = Books.read(conn, ORGANIZATION)
 
-        done = sum(await asyncio.gather(*(caller() for _ in range(concurrency))))
-    return done / seconds, traffic.credits_told
-
-
-def database_connections(conn: psycopg.Connection) -> int:
-    return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()").fetchone()[0]
+    told = probe.tally.credits_told + traffic.tally.credits_told
+    caller_statuses = Counter()
+    for tally in (probe.tally, traffic.tally):
+        for (_, status), n in tally.statuses.items():
+            caller_statuses[str(status)] += n
+    summary = {
+        "minutes": args.minutes, "load": args.load, "capacity": capacity, "rate": rate, "achieved": achieved,
+        "logs": str(logs), "sandbox_soak": dict(faults_after - faults_before), "sandbox_run": dict(faults_after),
+        "sync_runs": after.sync_runs, "flatness": flatness(samples, seconds),
+        "books": books_check(before, after, told), "ledger_statuses": after.ledger_statuses,
+        "caller_statuses": dict(caller_statuses), "wall_s": time.time() - began, "expected_s": expected,
+        "server_errors": probe.tally.server_errors + traffic.tally.server_errors,
+    }
+    print_report(summary, traffic.tally, probe.tally, samples)
+    (logs / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    return summary
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--load", type=float, default=0.7, help="fraction of the measured capacity")
+    parser.add_argument("--capacity-seconds", type=float, default=15.0, help="length of the capacity probe")
     args = parser.parse_args()
-    logs = Path(tempfile.mkdtemp(prefix="relay-soak-"))
-    with bench_server() as server, bench_database(server) as database_url, Processes(logs) as procs:
-        sandbox = start_sandbox(procs)
-        stack = Stack(procs, database_url, sandbox, logs)
-        key = provision(database_url, "soak", *ACCOUNTS)
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        api = procs.start("api", relay_command("serve", "--port", str(port), "--workers", "1"), stack.env(),
-                          ready=f"{url}/health")
-        api_pid = api.pid
-        worker = procs.start("worker", relay_command("worker"), stack.env(sync_lease_seconds="30"))
-
-        with psycopg.connect(plain_url(database_url), autocommit=True) as conn:
-            balance_before = conn.execute("SELECT credit_balance FROM organizations WHERE name = 'soak'").fetchone()[0]
-            measured, measuring_credits = asyncio.run(capacity(url, key))
-            rate = measured * args.load
-            print(f"capacity {measured:.0f} req/s (closed loop, 32 callers); soak at {rate:.0f} req/s", flush=True)
-            traffic = Traffic(url, key)
-            samples: list[tuple[float, int, int, int]] = []
-            seconds = args.minutes * 60
-
-            async def sample() -> None:
-                start = time.monotonic()
-                while time.monotonic() - start < seconds:
-                    samples.append((time.monotonic() - start, rss_kb(api_pid), rss_kb(worker.pid),
-                                    database_connections(conn)))
-                    await asyncio.sleep(max(5.0, seconds / 40))
-
-            async def soak() -> float:
-                achieved, _ = await asyncio.gather(traffic.run(rate, seconds), sample())
-                return achieved
-
-            achieved = asyncio.run(soak())
-            time.sleep(2.0)  # the ledger statuses are written off the request path
-            balance_after, = conn.execute("SELECT credit_balance FROM organizations WHERE name = 'soak'").fetchone()
-            ledger, = conn.execute(
-                "SELECT coalesce(sum(credits), 0) FROM usage_ledger l JOIN organizations o ON o.id = l.organization_id"
-                " WHERE o.name = 'soak' AND l.debited"
-            ).fetchone()
-            credits_told = measuring_credits + traffic.credits_told
-        procs.stop(worker)
-
-    statuses = Counter(status for (_, status) in traffic.statuses.elements())
-    print(f"5xx: {sum(n for status, n in statuses.items() if status >= 500)}, failed connections: {statuses[0]}")
-    print(f"sent {traffic.sent} at {achieved:.1f} req/s over {args.minutes:g} min; logs in {logs}")
-    for (kind, status), count in sorted(traffic.statuses.items()):
-        print(f"  {kind:5} {status}: {count}")
-    print("  t(s)  api RSS MB  worker RSS MB  PG connections")
-    for at, api_rss, worker_rss, conns in samples:
-        print(f"  {at:5.0f}  {api_rss / 1024:9.1f}  {worker_rss / 1024:12.1f}  {conns:14d}")
-    print(f"credits: told {credits_told}, ledger {ledger}, balance change {balance_before - balance_after}")
+    with exit_on_signals(watchdog=STARTUP_BOUND + bound_after_startup(args)):
+        summary = run(args)
+    sys.exit(0 if summary["server_errors"] == 0 and summary["books"]["equal"] else 1)
 
 
 if __name__ == "__main__":
