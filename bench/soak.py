@@ -32,6 +32,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from app.db.urls import plain_url
+from bench import facts
 from bench.common import bench_database, bench_server
 from bench.procs import GRACE_SECONDS, Processes, exit_on_signals, free_port, rearm, relay_command
 from bench.soak_report import Books, Sample, Tally, books_check, connections, flatness, print_report, rss_kb, \
@@ -183,9 +184,13 @@ def run(args: argparse.Namespace) -> dict:
     expected = USUAL_OVERHEAD + args.capacity_seconds + seconds
     print(f"started {clock(began)}; expected end about {clock(began + expected)}, at the latest "
           f"{clock(began + STARTUP_BOUND + bound_after_startup(args))} (watchdog)", flush=True)
+    load_before = facts.load()
+    print(f"machine: {facts.machine()}; code {facts.commit()}; load average (1 / 5 / 15 min) {load_before}",
+          flush=True)
     logs = Path(tempfile.mkdtemp(prefix="relay-soak-"))
     with bench_server() as server, bench_database(server) as database_url, Processes(logs) as procs:
         print(f"database {conninfo_to_dict(plain_url(database_url))['dbname']}", flush=True)
+        print(f"versions: {facts.versions(database_url)}", flush=True)
         sandbox = start_sandbox(procs)
         stack = Stack(procs, database_url, sandbox, logs)
         key = provision(database_url, ORGANIZATION, *ACCOUNTS)
@@ -229,6 +234,7 @@ def run(args: argparse.Namespace) -> dict:
         "books": books_check(before, after, told), "ledger_statuses": after.ledger_statuses,
         "caller_statuses": dict(caller_statuses), "wall_s": time.time() - began, "expected_s": expected,
         "server_errors": probe.tally.server_errors + traffic.tally.server_errors,
+        "load_before": load_before, "load_after": facts.load(),
     }
     print_report(summary, traffic.tally, probe.tally, samples)
     (logs / "summary.json").write_text(json.dumps(summary, indent=2, default=str))

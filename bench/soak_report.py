@@ -205,4 +205,5 @@ def print_report(summary: dict, soak: Tally, capacity: Tally, samples: list[Samp
           + ("ledger = counter = balance" if books["equal"] else "MISMATCH"))
     print(f"ledger rows by status: {json.dumps(summary['ledger_statuses'], sort_keys=True)}; "
           f"callers saw: {json.dumps(summary['caller_statuses'], sort_keys=True)}")
-    print(f"wall time {summary['wall_s']:.0f} s (expected about {summary['expected_s']:.0f} s)")
+    print(f"wall time {summary['wall_s']:.0f} s (expected about {summary['expected_s']:.0f} s); load average "
+          f"{summary['load_before']} before, {summary['load_after']} after")
