@@ -19,9 +19,8 @@ value alone, must not rely on it (issue 17, docs/api-decisions.md):
 - the date orders page by a time bound: the posts strictly before/after the tailMarker. A
   page never ends inside a group of posts sharing one value (``app.ties``), so that bound
   loses no post;
-- the value orders' tailMarker names the last post seen. When several posts share its
-  value, the page resumes after the first of them in the order: no post is lost, though
-  posts of a page that ended on a later one of them come again.
+- the value orders' tailMarker names the last post seen; when several posts share its value
+  a page ends only on the first of them in the order (``app.store.posts_value_orders``).
 """
 
 from __future__ import annotations
@@ -33,9 +32,9 @@ from typing import Any, Literal
 import msgspec
 from psycopg import AsyncConnection, sql
 
-from app.params import bad_parameter
 from app.live import LIST_PAGE
 from app.store.mapping import write_items
+from app.store.posts_value_orders import ValueOrder, value_order_page
 from app.store.source import Coverage, Reader, Sourced
 from app.ties import whole_groups, whole_live_page
 from app.upstream import paths
@@ -176,41 +175,15 @@ def filters(query: PostsQuery) -> list[sql.Composable]:
     return where
 
 
-def _key(columns: tuple[str, ...], prefix: str = "") -> sql.Composable:
-    return sql.SQL("({})").format(sql.SQL(", ").join(sql.Identifier(*([prefix] if prefix else []), c) for c in columns))
-
-
 def _beyond(order: str, value: Decimal) -> sql.Composable:
     """The posts strictly beyond a time bound in a date order (before it when descending)."""
     comparison = "<" if _ORDERS[order][1] else ">"
     return sql.SQL("posted_at_precise {} {}").format(sql.SQL(comparison), sql.Literal(value))
 
 
-async def _cursor_condition(conn: AsyncConnection, account_id: int, query: PostsQuery) -> sql.Composable | None:
-    """Posts strictly after the cursor in the order, or None on a first page."""
-    if query.cursor is None:
-        return None
-    columns, descending, names_post = _ORDERS[query.order]
-    if not names_post:
-        return _beyond(query.order, query.cursor)
-    # Value orders: the marker names the last post seen; its key is where the page resumes.
-    # Of several posts sharing the value, the first in the order: none is skipped.
-    key = (*columns, "id")
-    direction = sql.SQL(" DESC" if descending else " ASC")
-    cur = await conn.execute(
-        sql.SQL("SELECT {} FROM posts WHERE account_id = %s AND posted_at_precise = %s ORDER BY {} LIMIT 1").format(
-            sql.SQL(", ").join(map(sql.Identifier, key)),
-            sql.SQL(", ").join(sql.Composed([sql.Identifier(c), direction]) for c in key),
-        ),
-        (account_id, query.cursor),
-    )
-    named = await cur.fetchone()
-    if named is None:
-        name = cursor_parameter(query.order)
-        raise bad_parameter(name, f"names no post (order={query.order} needs a tailMarker)")
-    return sql.SQL("{} {} ({})").format(
-        _key(key), sql.SQL("<" if descending else ">"), sql.SQL(", ").join(map(sql.Literal, named))
-    )
+def _cursor_condition(query: PostsQuery) -> list[sql.Composable]:
+    """A date order's bound: the posts strictly beyond the cursor (none on a first page)."""
+    return [] if query.cursor is None else [_beyond(query.order, query.cursor)]
 
 
 async def _select(
@@ -234,12 +207,16 @@ async def _select(
 async def _rows(conn: AsyncConnection, account_id: int, query: PostsQuery) -> tuple[list, bool]:
     """The page's rows and whether more follow. In a date order the page never ends inside
     a group of posts sharing one ``posted_at_precise`` (``app.ties``): the tailMarker is a
-    bound, and a split group would lose its rest on the next page."""
+    bound, and a split group would lose its rest on the next page. The value orders: see
+    ``app.store.posts_value_orders``."""
+    columns, descending, names_post = _ORDERS[query.order]
+    if names_post:
+        return await value_order_page(
+            conn, ValueOrder(columns, descending), account_id, filters(query), query.cursor, query.limit,
+            cursor_parameter(query.order),
+        )
     where = [sql.SQL("account_id = {}").format(sql.Literal(account_id)), *filters(query)]
-    cursor = await _cursor_condition(conn, account_id, query)
-    found = await _select(conn, [*where, *([cursor] if cursor is not None else [])], query.order, query.limit + 1)
-    if _ORDERS[query.order][2]:
-        return found[: query.limit], len(found) > query.limit
+    found = await _select(conn, [*where, *_cursor_condition(query)], query.order, query.limit + 1)
     page, split = whole_groups(found, query.limit, lambda row: row[2])
     if split is None:
         return page, len(found) > len(page)
@@ -252,7 +229,7 @@ async def _rows(conn: AsyncConnection, account_id: int, query: PostsQuery) -> tu
 async def _page(conn: AsyncConnection, account_id: int, query: PostsQuery) -> dict[str, Any]:
     page, has_more = await _rows(conn, account_id, query)
     body: dict[str, Any] = {
-        "list": [msgspec.Raw(payload) for payload, _, _ in page],
+        "list": [msgspec.Raw(row[0]) for row in page],
         "hasMore": has_more,
         "headMarker": page[0][1] if page else "",
         "tailMarker": page[-1][1] if page else "",

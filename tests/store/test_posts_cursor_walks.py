@@ -18,7 +18,8 @@ from tests.sync.helpers import sandbox_truth, store_truth
 
 DENSE = {"posts": 1500, "history_days": 0.0005, "ties": True}
 CURSOR = {"publish_date_desc": "before_publish_time", "publish_date_asc": "after_publish_time",
-          "favorites_count_desc": "before_publish_time"}
+          "favorites_count_desc": "before_publish_time", "tips_summ_desc": "before_publish_time",
+          "tips_summ_asc": "after_publish_time"}
 
 
 @pytest.fixture
@@ -103,3 +104,13 @@ def test_a_filtered_walk_returns_each_matching_post_once(dense, source):
     ids = [p["id"] for p in rows]
     assert len(ids) == len(set(ids)) and sorted(ids) == sorted(r[0] for r in expected)
     assert len(ids) > 50 and len({p["postedAtPrecise"] for p in rows}) < len(ids)
+
+
+@pytest.mark.parametrize("limit", [10, 100])
+@pytest.mark.parametrize("order", ["favorites_count_desc", "tips_summ_desc", "tips_summ_asc"])
+def test_a_value_order_from_the_store_returns_each_post_once(dense, order, limit):
+    """The tailMarker of a value order names a post; ~35 posts share each value, so pages end
+    only on the first post of a value in the order, and the walk is exact."""
+    rows = _walk(dense, order, limit)
+    ids = [p["id"] for p in rows]
+    assert len(ids) == len(set(ids)) and sorted(ids) == _feed_ids(dense)
