@@ -37,8 +37,8 @@ MAX_BACKOFF_SECONDS = 3600.0
 
 
 def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
-    """Seconds before retry number ``attempts`` (1, 2, 4, ... capped at an hour), with full
-    jitter in [0.5, 1.0] of it so failing endpoints do not retry in lockstep."""
+    """Seconds before retry number ``attempts``: 2**attempts (2, 4, 8, ... capped at an hour)
+    times a random factor in [0.5, 1.0], so failing endpoints do not retry in lockstep."""
     base = min(MAX_BACKOFF_SECONDS, 2.0 ** min(attempts, 20))
     return base * (0.5 + rng.random() / 2)
 
@@ -122,19 +122,29 @@ class Dispatcher:
         return {"status": status, "error": error, "ms": ms, "delivered": delivered}
 
     async def _maybe_prune(self) -> None:
+        # Asking the database is cheap but not free: this process asks at most every 6
+        # minutes; the maintenance record makes the jobs themselves run at most hourly.
         if time.monotonic() - self._last_prune < PRUNE_EVERY_SECONDS / 10:
             return
         self._last_prune = time.monotonic()
+        await self.prune()
+
+    async def prune(self) -> dict[str, int | None]:
+        """Delete events older than ``events_retention_days`` and delivery-log entries older
+        than ``webhook_log_retention_days``, each job unless it ran in the last hour (any
+        process); rows deleted per job, None for a job not run now."""
         settings = self.settings
+        deleted: dict[str, int | None] = {}
         async with self.pool.connection() as conn:
             await conn.set_autocommit(True)
             for job, table, column, days in (
                 ("events_prune", "events", "occurred_at", settings.events_retention_days),
                 ("webhook_log_prune", "webhook_deliveries", "created_at", settings.webhook_log_retention_days),
             ):
-                deleted = await queue.prune(conn, job, table, column, days, self.worker, PRUNE_EVERY_SECONDS)
-                if deleted is not None:
-                    logger.info("maintenance_pruned", extra={"job": job, "deleted": deleted})
+                deleted[job] = await queue.prune(conn, job, table, column, days, self.worker, PRUNE_EVERY_SECONDS)
+                if deleted[job] is not None:
+                    logger.info("maintenance_pruned", extra={"job": job, "deleted": deleted[job]})
+        return deleted
 
 
 async def run_dispatcher(settings: Settings, database_url: str, worker: str, stopping: asyncio.Event) -> None:

@@ -1,7 +1,19 @@
-"""Helpers of the event tests: sync passes on demand and the outbox's contents."""
+"""Helpers of the event tests: sync passes on demand, the outbox's contents, the webhook
+dispatcher one step at a time."""
 
 from __future__ import annotations
 
+import asyncio
+
+import httpx
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from app import admin
+from app.store.events import HORIZON_SQL
+from app.webhooks.dispatcher import Dispatcher
+from tests.fixtures.api import auth
+from tests.sync.processes import wait_for
 from sync.cli import request_and_run, run_until_idle
 
 DAY = 86400
@@ -37,26 +49,74 @@ def statuses_of(db, account_id: int) -> dict[str, str]:
     return dict(db.execute("SELECT id, status FROM earnings WHERE account_id = %s", (account_id,)).fetchall())
 
 
-def deliver_until_idle(settings, database_url: str, rounds: int = 50) -> None:
-    """Run the webhook dispatcher until it finds nothing due (or ``rounds`` rounds)."""
-    import asyncio
+def reader_key(db, org_id: int) -> str:
+    """A reader key of the organization, with credits to read the feed and exports."""
+    db.execute("UPDATE organizations SET credit_balance = 1000 WHERE id = %s", (org_id,))
+    return admin.create_key(db, org_id, "reader").secret
 
-    from psycopg_pool import AsyncConnectionPool
 
-    from app.webhooks.dispatcher import Dispatcher
+def feed_page(client, key: str, after: str | None, limit: int) -> dict:
+    """One page of ``GET /v1/events`` (its ``data``)."""
+    params = {"limit": limit, **({"after": after} if after else {})}
+    answer = client.get("/v1/events", params=params, headers=auth(key))
+    assert answer.status_code == 200, answer.text
+    if not answer.json()["data"]["hasMore"]:
+        assert "_pagination" not in answer.json()
+    return answer.json()["data"]
 
-    async def run() -> None:
+
+def read_feed(client, key: str, after: str | None = None, limit: int = 37) -> tuple[list[str], str]:
+    """Poll the feed from ``after`` until it has no more: (event ids, the cursor to go on from)."""
+    ids = []
+    while True:
+        data = feed_page(client, key, after, limit)
+        ids += [e["id"] for e in data["list"]]
+        after = data["cursor"]
+        if not data["hasMore"]:
+            return ids, after
+
+
+def on_dispatcher(settings, database_url: str, work):
+    """``await work(dispatcher)`` on a webhook dispatcher with a pool and an HTTP client of
+    its own (what ``relay worker`` runs, one step at a time); its result."""
+
+    async def run():
         async with AsyncConnectionPool(database_url, min_size=1, max_size=4, open=False,
                                        kwargs={"autocommit": True}) as pool:
-            import httpx
-
             dispatcher = Dispatcher(settings, pool, "test-dispatcher")
-            async with httpx.AsyncClient(timeout=httpx.Timeout(10, connect=5)) as client:
+            timeout = httpx.Timeout(settings.webhook_timeout, connect=settings.webhook_connect_timeout)
+            async with httpx.AsyncClient(timeout=timeout) as client:
                 dispatcher.client = client
-                for _ in range(rounds):
-                    await dispatcher.round()
-                    if not dispatcher._busy:
-                        return
-                    await asyncio.wait(list(dispatcher._busy.values()))
+                return await work(dispatcher)
 
-    asyncio.run(run())
+    return asyncio.run(run())
+
+
+def wait_for_horizon(database_url: str, timeout: float = 120.0) -> None:
+    """Wait until the events written so far are behind the horizon the feed and the
+    dispatcher hand events out to (older than every running transaction). The horizon is
+    the server's: a long transaction of another test database on it holds it back."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        (newest,) = conn.execute("SELECT coalesce(max(tx), 0) FROM events").fetchone()
+        wait_for(lambda: conn.execute(f"SELECT {HORIZON_SQL} > %s", (newest,)).fetchone()[0],
+                 timeout, "the running transactions of the server to end")
+
+
+def deliver_until_idle(settings, database_url: str, rounds: int = 50) -> None:
+    """Run the webhook dispatcher until it finds nothing due (or ``rounds`` rounds), once
+    every event written so far can be delivered."""
+    wait_for_horizon(database_url)
+
+    async def deliver(dispatcher: Dispatcher) -> None:
+        for _ in range(rounds):
+            await dispatcher.round()
+            if not dispatcher._busy:
+                return
+            await asyncio.wait(list(dispatcher._busy.values()))
+
+    on_dispatcher(settings, database_url, deliver)
+
+
+def prune_now(settings, database_url: str) -> dict[str, int | None]:
+    """The dispatcher's pruning jobs, run now (each unless it ran in the last hour)."""
+    return on_dispatcher(settings, database_url, lambda dispatcher: dispatcher.prune())

@@ -10,33 +10,21 @@ import json
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from app import admin
 from app.webhooks.endpoints import add_endpoint
-from tests.events.helpers import DAY, deliver_until_idle, events_of, initial_sync, next_incremental
+from tests.events.helpers import (
+    DAY,
+    deliver_until_idle,
+    events_of,
+    initial_sync,
+    next_incremental,
+    read_feed,
+    reader_key,
+)
 from tests.fixtures.api import auth
 from tests.sync.helpers import money, sandbox_truth
 from sandbox.core.checksum import checksum
 
 pytestmark = pytest.mark.slow
-
-
-def _reader_key(db, org_id: int) -> str:
-    db.execute("UPDATE organizations SET credit_balance = 1000 WHERE id = %s", (org_id,))
-    return admin.create_key(db, org_id, "reader").secret
-
-
-def _feed_ids(client, key: str) -> list[str]:
-    ids, after = [], None
-    while True:
-        params = {"limit": 37, **({"after": after} if after else {})}
-        answer = client.get("/v1/events", params=params, headers=auth(key))
-        assert answer.status_code == 200, answer.text
-        data = answer.json()["data"]
-        ids += [e["id"] for e in data["list"]]
-        after = data["cursor"]
-        if not data["hasMore"]:
-            assert "_pagination" not in answer.json()
-            return ids
 
 
 def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_was_down(
@@ -73,8 +61,8 @@ def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_wa
     created = [p["id"] for _, t, p in got if t == "earnings.created"]
     assert len(created) == len(set(created)) > 0
 
-    key = _reader_key(db, org_id)
-    feed = _feed_ids(api_client, key)
+    key = reader_key(db, org_id)
+    feed, _ = read_feed(api_client, key)
     assert len(feed) == len(set(feed))
     assert [i for i in feed if i in {e for e, _, _ in expected}] == [e for e, _, _ in expected]
 
@@ -85,7 +73,7 @@ def test_csv_export_of_earnings_has_the_count_and_checksum_of_the_ground_truth(
     account_id = new_account(earnings=3000, history_days=120)
     initial_sync(sync_settings, account_id)
     (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
-    key = _reader_key(db, org_id)
+    key = reader_key(db, org_id)
     now = int(sandbox.clock()["now"])
 
     answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "csv"}, headers=auth(key))
