@@ -3,6 +3,10 @@
 The columns are those of the synced table's model (``app/db/synced.py``), so an export
 always matches the documented table (docs/data.md): the key, the typed columns, then
 ``payload`` (the upstream row as JSON text), ``first_seen_at`` and ``last_synced_at``.
+``columns_of`` is the one definition of that order: the export's SELECT list
+(``app.store.exports.rows_sql``), the CSV header and the Parquet schema all come from it, so
+a row tuple is read by position in the order its header names
+(tests/events/test_export_columns.py holds it to docs/data.md).
 """
 
 from __future__ import annotations
