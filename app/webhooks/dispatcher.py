@@ -51,9 +51,14 @@ class Dispatcher:
         self._busy: dict[int, asyncio.Task] = {}
         self._last_prune = 0.0
 
-    async def run(self, stopping: asyncio.Event) -> None:
+    def http_client(self) -> httpx.AsyncClient:
+        """The client of the attempts: ``webhook_connect_timeout`` to connect, at most
+        ``webhook_timeout`` per read (``_attempt`` bounds the whole attempt by it too)."""
         timeout = httpx.Timeout(self.settings.webhook_timeout, connect=self.settings.webhook_connect_timeout)
-        async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
+        return httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        async with self.http_client() as client:
             self.client = client
             while not stopping.is_set():
                 try:

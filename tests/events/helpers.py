@@ -4,8 +4,8 @@ dispatcher one step at a time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
-import httpx
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
@@ -76,20 +76,35 @@ def read_feed(client, key: str, after: str | None = None, limit: int = 37) -> tu
             return ids, after
 
 
+@contextlib.asynccontextmanager
+async def dispatcher_on(settings, database_url: str, worker: str = "test-dispatcher"):
+    """A webhook dispatcher with a pool and an HTTP client of its own: what ``relay worker``
+    runs, to drive one step at a time."""
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=settings.webhook_concurrency + 2,
+                                   open=False, kwargs={"autocommit": True}) as pool:
+        dispatcher = Dispatcher(settings, pool, worker)
+        async with dispatcher.http_client() as client:
+            dispatcher.client = client
+            yield dispatcher
+
+
 def on_dispatcher(settings, database_url: str, work):
-    """``await work(dispatcher)`` on a webhook dispatcher with a pool and an HTTP client of
-    its own (what ``relay worker`` runs, one step at a time); its result."""
+    """``await work(dispatcher)`` on a dispatcher of its own; its result."""
 
     async def run():
-        async with AsyncConnectionPool(database_url, min_size=1, max_size=4, open=False,
-                                       kwargs={"autocommit": True}) as pool:
-            dispatcher = Dispatcher(settings, pool, "test-dispatcher")
-            timeout = httpx.Timeout(settings.webhook_timeout, connect=settings.webhook_connect_timeout)
-            async with httpx.AsyncClient(timeout=timeout) as client:
-                dispatcher.client = client
-                return await work(dispatcher)
+        async with dispatcher_on(settings, database_url) as dispatcher:
+            return await work(dispatcher)
 
     return asyncio.run(run())
+
+
+async def rounds_until_idle(dispatcher: Dispatcher, rounds: int = 50) -> None:
+    """Claim and deliver until the dispatcher finds nothing due (or ``rounds`` rounds)."""
+    for _ in range(rounds):
+        await dispatcher.round()
+        if not dispatcher._busy:
+            return
+        await asyncio.wait(list(dispatcher._busy.values()))
 
 
 def wait_for_horizon(database_url: str, timeout: float = 120.0) -> None:
@@ -106,15 +121,7 @@ def deliver_until_idle(settings, database_url: str, rounds: int = 50) -> None:
     """Run the webhook dispatcher until it finds nothing due (or ``rounds`` rounds), once
     every event written so far can be delivered."""
     wait_for_horizon(database_url)
-
-    async def deliver(dispatcher: Dispatcher) -> None:
-        for _ in range(rounds):
-            await dispatcher.round()
-            if not dispatcher._busy:
-                return
-            await asyncio.wait(list(dispatcher._busy.values()))
-
-    on_dispatcher(settings, database_url, deliver)
+    on_dispatcher(settings, database_url, lambda dispatcher: rounds_until_idle(dispatcher, rounds))
 
 
 def prune_now(settings, database_url: str) -> dict[str, int | None]:

@@ -1,0 +1,119 @@
+"""Dispatchers share the endpoints through PostgreSQL and keep them apart: a slow endpoint
+times out on its own attempt without delaying another, and two dispatchers (as two
+``relay worker`` processes would) split the endpoints and never send an event twice."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+from app.settings import Settings
+from app.webhooks.dispatcher import Dispatcher
+from app.webhooks.endpoints import add_endpoint
+from tests.events.helpers import (
+    DAY,
+    deliver_until_idle,
+    dispatcher_on,
+    events_of,
+    initial_sync,
+    next_incremental,
+    rounds_until_idle,
+    wait_for_horizon,
+)
+from tests.events.receiver import Receiver
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def receivers():
+    made: list[Receiver] = []
+
+    def make(count: int = 1, delay: float = 0.0) -> list[Receiver]:
+        made.extend(Receiver(delay) for _ in range(count))
+        return made[-count:]
+
+    yield make
+    for receiver in made:
+        receiver.close()
+
+
+def _synced_account(db, sync_settings, new_account) -> tuple[int, int]:
+    """An account whose initial sync is done (history, no events yet): (account, organization)."""
+    account_id = new_account(earnings=3000, history_days=120)
+    initial_sync(sync_settings, account_id)
+    (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
+    return account_id, org_id
+
+
+def _new_day(db, sandbox, sync_settings, account_id: int) -> list[str]:
+    """A day of upstream activity synced: the ids of the account's events it wrote."""
+    before = len(events_of(db, account_id))
+    sandbox.advance(DAY)
+    next_incremental(db, sync_settings, account_id)
+    return [f"evt_{e.hex}" for e, _, _ in events_of(db, account_id)[before:]]
+
+
+def _ids(receiver: Receiver, secret: str) -> list[str]:
+    verifier = Webhook(secret)
+    return [verifier.verify(body, headers)["id"] for headers, body in receiver.accepted()]
+
+
+def test_attempts_have_the_configured_timeouts():
+    dispatcher = Dispatcher(Settings(), pool=None, worker="w")
+    timeout = dispatcher.http_client().timeout
+    assert (timeout.connect, timeout.read) == (5.0, 10.0)
+
+
+def test_a_slow_endpoint_times_out_on_its_own_without_delaying_another(
+    db, database_url, sandbox, sync_settings, new_account, receivers
+):
+    account_id, org_id = _synced_account(db, sync_settings, new_account)
+    settings = sync_settings.replace(webhook_timeout=1.0)
+    (slow,), (fast,) = receivers(delay=5.0), receivers()
+    slow_id, _ = add_endpoint(db, str(org_id), slow.url, None)
+    fast_id, fast_secret = add_endpoint(db, str(org_id), fast.url, None)
+    expected = _new_day(db, sandbox, sync_settings, account_id)
+
+    started = time.monotonic()
+    deliver_until_idle(settings, database_url)
+    assert time.monotonic() - started < 5.0  # the slow answer was not waited for
+    assert _ids(fast, fast_secret) == expected
+    assert len(slow.requests) == 1  # then it waits for its retry
+    (error, ms, delivered) = db.execute(
+        "SELECT error, duration_ms, delivered FROM webhook_deliveries WHERE endpoint_id = %s", (slow_id,)
+    ).fetchone()
+    assert not delivered and "Timeout" in error and 900 <= ms < 3000
+    # The fast endpoint's deliveries began before the slow attempt gave up.
+    (first_fast, slow_failed) = db.execute(
+        "SELECT min(created_at) FILTER (WHERE endpoint_id = %s), max(created_at) FILTER (WHERE endpoint_id = %s) "
+        "FROM webhook_deliveries", (fast_id, slow_id),
+    ).fetchone()
+    assert (slow_failed - first_fast).total_seconds() > 0.5
+
+
+def test_two_dispatchers_split_the_endpoints_and_send_each_event_once_in_order(
+    db, database_url, sandbox, sync_settings, new_account, receivers
+):
+    account_id, org_id = _synced_account(db, sync_settings, new_account)
+    hooks = receivers(6)
+    secrets = [add_endpoint(db, str(org_id), r.url, None)[1] for r in hooks]
+    expected = _new_day(db, sandbox, sync_settings, account_id)
+    wait_for_horizon(database_url)
+    # Three endpoints at a time each: neither dispatcher can take all six.
+    settings = sync_settings.replace(webhook_concurrency=3)
+
+    async def both() -> None:
+        async with dispatcher_on(settings, database_url, "dispatcher-a") as a, \
+                dispatcher_on(settings, database_url, "dispatcher-b") as b:
+            await asyncio.gather(rounds_until_idle(a), rounds_until_idle(b))
+
+    asyncio.run(both())
+    for receiver, secret in zip(hooks, secrets, strict=True):
+        assert _ids(receiver, secret) == expected  # each event once, in order
+        assert len(receiver.requests) == len(expected)
+    holders = {r[0] for r in db.execute("SELECT locked_by FROM webhook_endpoints")}
+    assert holders == {"dispatcher-a", "dispatcher-b"}
