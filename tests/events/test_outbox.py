@@ -1,4 +1,5 @@
-"""Events are written with the rows: history is not an event, each change is one event."""
+"""Events are written with the rows: history is not an event, each change is one event, for
+earnings, chargebacks, payout requests and posts alike."""
 
 from __future__ import annotations
 
@@ -50,3 +51,35 @@ def test_rejected_credentials_yield_one_account_event(db, sandbox, sync_settings
     assert len(rejected) == 1
     assert rejected[0][2]["account_id"] == account_id
     assert "upstream_credentials_rejected" in rejected[0][2]["error"]
+
+
+# resource -> the upstream key of its rows (the stored id), as the event payload carries it
+_KEYS = {"chargebacks": "id", "payout_requests": "invoiceId", "posts": "id"}
+
+
+def _ids(db, table: str, account_id: int) -> set[str]:
+    return {str(r[0]) for r in db.execute(f"SELECT id FROM {table} WHERE account_id = %s", (account_id,))}
+
+
+def test_chargebacks_payout_requests_and_posts_write_their_events_too(db, sandbox, sync_settings, new_account):
+    account_id = new_account(earnings=3000, history_days=120, chargebacks=200, posts=300)
+    resources = ("earnings", *_KEYS)
+    initial_sync(sync_settings, account_id, resources)
+    assert [t for _, t, _ in events_of(db, account_id)] == ["sync.backfill_completed"]
+    before = {table: _ids(db, table, account_id) for table in _KEYS}
+    states = dict(db.execute("SELECT id, state FROM payout_requests WHERE account_id = %s", (account_id,)).fetchall())
+    start = int(sandbox.clock()["now"])
+    sandbox.advance(14 * DAY)  # about two payout requests, a few chargebacks and posts; pending payouts settle
+    now = int(sandbox.clock()["now"])
+    next_incremental(db, sync_settings, account_id, resources)
+
+    for table, key in _KEYS.items():
+        created = [str(p[key]) for _, _, p in events_of(db, account_id, f"{table}.created")]
+        new = _ids(db, table, account_id) - before[table]
+        assert len(created) == len(set(created)) == len(new) == sandbox_truth(sandbox, account_id, table, start + 1, now)["count"]
+        assert set(created) == new and new, table
+    after = dict(db.execute("SELECT id, state FROM payout_requests WHERE account_id = %s", (account_id,)).fetchall())
+    settled = {i for i, state in states.items() if after[i] != state}
+    updated = [p["invoiceId"] for _, _, p in events_of(db, account_id, "payout_requests.updated")]
+    assert settled and sorted(updated) == sorted(settled)
+    assert all(p["state"] == after[p["invoiceId"]] for _, _, p in events_of(db, account_id, "payout_requests.updated"))
