@@ -7,6 +7,7 @@ import csv
 import io
 import json
 
+import pyarrow.parquet as pq
 import pytest
 from standardwebhooks.webhooks import Webhook
 
@@ -67,7 +68,7 @@ def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_wa
     assert [i for i in feed if i in {e for e, _, _ in expected}] == [e for e, _, _ in expected]
 
 
-def test_csv_export_of_earnings_has_the_count_and_checksum_of_the_ground_truth(
+def test_csv_and_parquet_exports_of_earnings_have_the_count_and_checksum_of_the_ground_truth(
     db, sandbox, sync_settings, new_account, api_client
 ):
     account_id = new_account(earnings=3000, history_days=120)
@@ -83,6 +84,14 @@ def test_csv_export_of_earnings_has_the_count_and_checksum_of_the_ground_truth(
     keys = (f"{r['id']}|{r['status']}|{money(r['net'])}" for r in rows)
     assert checksum(keys) == sandbox_truth(sandbox, account_id, "earnings", 0, now)
     assert all(json.loads(r["payload"])["id"] == r["id"] for r in rows[:50])
+    assert answer.headers["content-disposition"] == f'attachment; filename="earnings-{account_id}.csv"'
+
+    answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "parquet"}, headers=auth(key))
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/vnd.apache.parquet"
+    table = pq.read_table(io.BytesIO(answer.content))
+    assert table.column_names == list(rows[0])
+    keys = (f"{r['id']}|{r['status']}|{money(r['net'])}" for r in table.select(["id", "status", "net"]).to_pylist())
+    assert checksum(keys) == sandbox_truth(sandbox, account_id, "earnings", 0, now)
 
     outside = api_client.get(f"/v1/{account_id}/exports/earnings",
                              params={"end_date": "2099-01-01"}, headers=auth(key))
