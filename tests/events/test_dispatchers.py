@@ -1,10 +1,12 @@
 """Dispatchers share the endpoints through PostgreSQL and keep them apart: a slow endpoint
 times out on its own attempt without delaying another, and two dispatchers (as two
-``relay worker`` processes would) split the endpoints and never send an event twice."""
+``relay worker`` processes would) split the endpoints and never send an event twice.
+``relay worker`` itself syncs and delivers in one process."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 
 import pytest
@@ -19,11 +21,13 @@ from tests.events.helpers import (
     dispatcher_on,
     events_of,
     initial_sync,
+    make_due,
     next_incremental,
     rounds_until_idle,
     wait_for_horizon,
 )
 from tests.events.receiver import Receiver
+from tests.sync.processes import relay, wait_for, worker_env
 
 pytestmark = pytest.mark.slow
 
@@ -117,3 +121,31 @@ def test_two_dispatchers_split_the_endpoints_and_send_each_event_once_in_order(
         assert len(receiver.requests) == len(expected)
     holders = {r[0] for r in db.execute("SELECT locked_by FROM webhook_endpoints")}
     assert holders == {"dispatcher-a", "dispatcher-b"}
+
+
+def test_relay_worker_delivers_the_events_of_what_it_syncs(
+    db, database_url, sandbox, sync_settings, new_account, receivers
+):
+    account_id, org_id = _synced_account(db, sync_settings, new_account)
+    (hook,) = receivers()
+    _, secret = add_endpoint(db, str(org_id), hook.url, ["earnings.created", "earnings.updated"])
+    sandbox.advance(DAY)
+    make_due(db, account_id)
+
+    def synced() -> bool:
+        (passes,) = db.execute(
+            "SELECT count(*) FROM sync_runs WHERE account_id = %s AND resource = 'earnings' "
+            "AND kind = 'incremental' AND status = 'succeeded'", (account_id,),
+        ).fetchone()
+        return passes == 2  # the initial sync's and the one made due above
+
+    worker = relay("worker", env=worker_env(database_url, sandbox, RELAY_WEBHOOK_POLL_SECONDS="0.2"))
+    try:
+        wait_for(synced, 60, "the worker's incremental pass")
+        expected = [f"evt_{e.hex}" for e, t, _ in events_of(db, account_id) if t.startswith("earnings.")]
+        assert expected
+        wait_for(lambda: len(hook.accepted()) >= len(expected), 60, "the worker's deliveries")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(30) == 0
+    assert _ids(hook, secret) == expected
