@@ -8,6 +8,7 @@ owns the transaction (the CLI uses one autocommit connection per command).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import psycopg
 from psycopg.rows import dict_row
@@ -15,6 +16,9 @@ from psycopg.rows import dict_row
 from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.crypto.keyring import Keyring
 
 
 class AdminError(ValueError):
@@ -107,9 +111,10 @@ def connect_account(
     account_id: int,
     upstream_token: str,
     *,
+    keyring: Keyring,
     label: str | None = None,
 ) -> None:
-    """Link an upstream account (and its credential) to an organization.
+    """Link an upstream account (and its credential, stored encrypted) to an organization.
 
     Reconnecting an account to the same organization updates its credential; an account
     connected to another organization is refused (one owner per upstream account).
@@ -127,7 +132,7 @@ def connect_account(
             WHERE accounts.organization_id = excluded.organization_id
         RETURNING id
         """,
-        (account_id, org_id, upstream_token, label),
+        (account_id, org_id, keyring.encrypt(upstream_token), label),
     ).fetchone()
     if row is None:
         raise AdminError(f"account {account_id} is connected to another organization")
@@ -265,9 +270,11 @@ def disconnect_account(conn: psycopg.Connection, account_id: int) -> None:
     )
 
 
-def reconnect_account(conn: psycopg.Connection, account_id: int, upstream_token: str) -> None:
-    """A new upstream credential (after the upstream rejected the old one); the account is
-    active again and its failed sync tasks are due at once."""
+def reconnect_account(
+    conn: psycopg.Connection, account_id: int, upstream_token: str, *, keyring: Keyring
+) -> None:
+    """A new upstream credential, stored encrypted (after the upstream rejected the old one);
+    the account is active again and its failed sync tasks are due at once."""
     if not upstream_token.strip():
         raise AdminError("the new credential must not be empty")
     with conn.transaction():
@@ -275,7 +282,7 @@ def reconnect_account(conn: psycopg.Connection, account_id: int, upstream_token:
             conn, account_id,
             "UPDATE accounts SET upstream_token = %s, status = 'active', updated_at = now() "
             "WHERE id = %s RETURNING id",
-            (upstream_token, account_id),
+            (keyring.encrypt(upstream_token), account_id),
         )
         conn.execute(
             "UPDATE sync_tasks SET due_at = now(), failures = 0 WHERE account_id = %s AND failures > 0",

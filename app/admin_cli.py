@@ -142,9 +142,11 @@ def accounts() -> None:
 def accounts_connect(settings: Settings, org: str, account_id: int, token: str, label: str | None) -> None:
     """Link an upstream account and its credential to an organization."""
     from app.admin import connect_account
+    from app.crypto.cli import cli_keyring
 
+    keyring = cli_keyring(settings)
     with admin_connection(settings) as conn:
-        connect_account(conn, org, account_id, token, label=label)
+        connect_account(conn, org, account_id, token, keyring=keyring, label=label)
     click.echo(f"account {account_id} connected to {org!r}")
 
 
@@ -271,9 +273,11 @@ def accounts_reconnect(settings: Settings, account_id: int, token: str) -> None:
     """Give ACCOUNT_ID a new upstream credential (after the upstream rejected the old one);
     its sync resumes at once."""
     from app.admin import reconnect_account
+    from app.crypto.cli import cli_keyring
 
+    keyring = cli_keyring(settings)
     with admin_connection(settings) as conn:
-        reconnect_account(conn, account_id, token)
+        reconnect_account(conn, account_id, token, keyring=keyring)
     click.echo(f"account {account_id} reconnected")
 
 

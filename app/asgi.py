@@ -10,6 +10,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
+from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
 from app.errors import exception_handlers
@@ -91,4 +92,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         debug=False,
     )
     app.state.settings = settings
+    # Built now: without keys the app does not start; with them, every request that calls
+    # the upstream decrypts its account's credential with this one keyring (and its cache).
+    app.state.keyring = keyring_for(settings)
     return app

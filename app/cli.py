@@ -14,6 +14,8 @@ from importlib.metadata import entry_points
 import click
 
 from app.admin_cli import ADMIN_GROUPS, admin_connection
+from app.crypto.cli import cli_keyring
+from app.crypto.cli import secrets as secrets_group
 from app.settings import Settings, SettingsError
 
 ENTRY_POINT_GROUP = "relay.commands"
@@ -61,8 +63,9 @@ def migrate(settings: Settings, revision: str) -> None:
     from app.db.migrate import upgrade
     from app.logging import configure_logging
 
+    keyring = cli_keyring(settings)
     configure_logging(settings)
-    upgrade(resolve_database_url(settings), revision)
+    upgrade(resolve_database_url(settings), revision, keyring=keyring)
     click.echo(f"database migrated to {revision}")
 
 
@@ -77,6 +80,7 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
 
     from app.logging import configure_logging
 
+    cli_keyring(settings)  # refuse here, in one line, rather than in every API process
     configure_logging(settings, "api")
     port = port or settings.api_port
     _serve_api_metrics(settings, host or settings.api_host, port)
@@ -119,6 +123,7 @@ def demo(settings: Settings) -> None:
     """Run the whole stack locally: database, migrations, sandbox, worker and API."""
     from app.demo import run_demo
 
+    cli_keyring(settings)
     sys.exit(run_demo(settings))
 
 
@@ -147,6 +152,7 @@ def db_grant_readonly(settings: Settings, role: str, password: str | None) -> No
 
 for _group in ADMIN_GROUPS:
     main.add_command(_group)
+main.add_command(secrets_group)
 
 if __name__ == "__main__":
     main()

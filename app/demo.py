@@ -20,6 +20,7 @@ import httpx
 
 from app.logging import configure_logging
 
+from app.crypto.keyring import key_list, keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.migrate import upgrade
 from app.db.urls import plain_url
@@ -57,7 +58,8 @@ def provision(database_url: str, settings: Settings) -> DemoAccess:
             pass  # created by an earlier run
         for account_id in DEMO_ACCOUNTS:
             admin.connect_account(
-                conn, DEMO_ORGANIZATION, account_id, f"sandbox-{account_id}", label="demo"
+                conn, DEMO_ORGANIZATION, account_id, f"sandbox-{account_id}",
+                keyring=keyring_for(settings), label="demo",
             )
         key = admin.create_key(conn, DEMO_ORGANIZATION, "admin", name="demo")
     return DemoAccess(api_key=key.secret, account_ids=DEMO_ACCOUNTS)
@@ -66,6 +68,9 @@ def provision(database_url: str, settings: Settings) -> DemoAccess:
 def _child_env(settings: Settings, database_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env[env_name("database_url")] = database_url
+    # The children see a configured database, so they need the keys named: the embedded
+    # default's key file (or RELAY_SECRET_KEYS when set).
+    env[env_name("secret_keys")] = ",".join(key_list(settings))
     env[env_name("upstream_url")] = f"http://{settings.sandbox_host}:{settings.sandbox_port}"
     return env
 
@@ -145,7 +150,7 @@ def run_demo(settings: Settings) -> int:
     configure_logging(settings, "cli")
     database_url = resolve_database_url(settings)
     logger.info("demo_database", extra={"database": _database(settings)})
-    upgrade(database_url)
+    upgrade(database_url, keyring=keyring_for(settings))
     access = provision(database_url, settings)
 
     env = _child_env(settings, database_url)

@@ -100,7 +100,7 @@ async def organization_credential(request: Request) -> UpstreamAccount:
             "credential of a connected account",
             "no_connected_account",
         )
-    return account
+    return credentials.readable(request.app.state.keyring, account.account_id, account.token)
 
 
 # --- paging rules ---------------------------------------------------------------------

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.crypto.keys import is_fernet_key, secret_key_list
+
 PREFIX = "RELAY_"
 
 
@@ -68,9 +70,18 @@ def _durations(raw: str) -> str:
     return raw.strip()
 
 
-def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None) -> Any:
-    """Declare a setting: its default, its description and how to parse its variable."""
-    return field(default=default, metadata={"doc": doc, "parse": parse})
+def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False) -> Any:
+    """Declare a setting: its default, its description and how to parse its variable.
+
+    A ``secret`` setting is left out of the settings' repr, and its value out of every message."""
+    return field(default=default, repr=not secret, metadata={"doc": doc, "parse": parse, "secret": secret})
+
+
+
+def _secret_keys(raw: str) -> str:
+    # Never raises: from_env would quote the raw value in its message. Each key is checked
+    # in Settings._problems, by position.
+    return ",".join(secret_key_list(raw))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +101,15 @@ class Settings:
     )
     data_dir: Path = _setting(
         Path(".relay"), "Local state directory (embedded PostgreSQL data, demo files).", Path
+    )
+    secret_keys: str = _setting(
+        "",
+        "Keys that encrypt upstream credentials and webhook signing secrets in the database: "
+        "comma-separated Fernet keys (`relay secrets generate-key`); the first encrypts, all "
+        "decrypt (rotation: docs/operations.md). Required with RELAY_DATABASE_URL; unset with "
+        "the embedded database: a key created in RELAY_DATA_DIR/secret_keys on first run.",
+        _secret_keys,
+        secret=True,
     )
     db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int)
     db_pool_max: int = _setting(10, "Maximum connections in each process's pool.", int)
@@ -295,7 +315,8 @@ class Settings:
             try:
                 values[f.name] = f.metadata["parse"](source[name])
             except ValueError as exc:
-                problems.append(f"{name}={source[name]!r}: {exc}")
+                shown = "<hidden>" if f.metadata["secret"] else repr(source[name])
+                problems.append(f"{name}={shown}: {exc}")
         if problems:
             raise SettingsError("invalid settings: " + "; ".join(problems))
         return cls(**values)
@@ -361,6 +382,11 @@ class Settings:
                 yield f"{env_name(name)} must be greater than 0"
         if self.backfill_requests_per_second < 0:
             yield f"{env_name('backfill_requests_per_second')} must not be negative"
+        keys = secret_key_list(self.secret_keys)
+        for position, key in enumerate(keys, start=1):
+            if not is_fernet_key(key):  # by position: the value itself is never shown
+                yield (f"{env_name('secret_keys')}: key {position} of {len(keys)} is not a Fernet key "
+                       "(44 characters of url-safe base64; `relay secrets generate-key` prints one)")
         if self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             yield f"{env_name('log_level')} must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
 

@@ -3,6 +3,8 @@ results in docs/benchmarks.md): python bench/export_memory.py"""
 import subprocess, sys, tempfile, os, time
 from pathlib import Path
 import psycopg
+from app.crypto.keyring import Keyring
+from app.crypto.keys import generate_key
 from app.db.embedded import start_embedded
 from app.db.migrate import upgrade
 with tempfile.TemporaryDirectory() as tmp:
@@ -10,7 +12,8 @@ with tempfile.TemporaryDirectory() as tmp:
     upgrade(url)
     with psycopg.connect(url, autocommit=True) as c:
         c.execute("INSERT INTO organizations (name, limit_minute, limit_day) VALUES ('o', 1, 1)")
-        c.execute("INSERT INTO accounts (id, organization_id, upstream_token) VALUES (1, 1, 't')")
+        c.execute("INSERT INTO accounts (id, organization_id, upstream_token) VALUES (1, 1, %s)",
+                  (Keyring([generate_key()]).encrypt("t"),))  # stored encrypted, as relay stores it
         c.execute("""INSERT INTO earnings (account_id, id, type, created_at, status, amount, net, fee, currency, payload)
             SELECT 1, lpad(i::text, 13, '0'), 'tips', '2025-01-01'::timestamptz + i * interval '20 seconds', 'done',
                    9.99, 7.99, 2.00, 'USD', jsonb_build_object('id', lpad(i::text, 13, '0'), 'amount', 9.99, 'net', 7.99,

@@ -16,6 +16,8 @@ import httpx
 import psycopg
 
 from app import admin
+from app.crypto.keyring import Keyring
+from app.crypto.keys import generate_key
 from app.db.urls import plain_url
 from bench.procs import Processes, free_port, relay_command, run_to_end
 from tests.fixtures.sandbox import SandboxServer
@@ -23,6 +25,9 @@ from tests.fixtures.sandbox import SandboxServer
 ROOT = Path(__file__).resolve().parents[1]
 #: Longest a sync command of the benchmark may run (a 1,000,000-row backfill on a busy machine).
 SYNC_TIMEOUT = 1800.0
+
+#: RELAY_SECRET_KEYS of every process of one bench run (a configured database needs keys).
+SECRET_KEYS = generate_key()
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,8 @@ class Stack:
         """Environment of a ``relay`` process: default settings except the database, the
         upstream and ``settings`` (RELAY_* names without the prefix, lower case)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
-        env.update(RELAY_DATABASE_URL=self.database_url, RELAY_UPSTREAM_URL=self.sandbox.url)
+        env.update(RELAY_DATABASE_URL=self.database_url, RELAY_UPSTREAM_URL=self.sandbox.url,
+                   RELAY_SECRET_KEYS=SECRET_KEYS)
         env.update({f"RELAY_{name.upper()}": value for name, value in settings.items()})
         return env
 
@@ -84,7 +90,8 @@ def provision(database_url: str, name: str, *account_ids: int) -> str:
     with psycopg.connect(plain_url(database_url), autocommit=True) as conn:
         admin.create_organization(conn, name, limit_minute=10**9, limit_day=2 * 10**9, credits=10**12)
         for account_id in account_ids:
-            admin.connect_account(conn, name, account_id, SandboxServer.token(account_id))
+            admin.connect_account(conn, name, account_id, SandboxServer.token(account_id),
+                                  keyring=Keyring([SECRET_KEYS]))
         return admin.create_key(conn, name, "admin").secret
 
 

@@ -48,6 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import admin  # noqa: E402
+from app.crypto.keyring import Keyring  # noqa: E402
+from app.crypto.keys import generate_key  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.common import bench_database, bench_server  # noqa: E402
 from bench.facts import machine  # noqa: E402
@@ -67,9 +69,14 @@ def relay(*args: str) -> list[str]:
     return [sys.executable, "-m", "app.cli", *args]
 
 
+#: RELAY_SECRET_KEYS of every process of the run (a configured database needs keys).
+SECRET_KEYS = generate_key()
+KEYRING = Keyring([SECRET_KEYS])
+
+
 def common_env(database_url: str, sandbox_url: str) -> dict[str, str]:
     return {**os.environ, "RELAY_DATABASE_URL": database_url, "RELAY_UPSTREAM_URL": sandbox_url,
-            "RELAY_LOG_JSON": "true", "RELAY_LOG_LEVEL": "WARNING"}
+            "RELAY_SECRET_KEYS": SECRET_KEYS, "RELAY_LOG_JSON": "true", "RELAY_LOG_LEVEL": "WARNING"}
 
 
 # --- set-up ------------------------------------------------------------------------------
@@ -99,7 +106,7 @@ def set_up(db: psycopg.Connection, sandbox: httpx.Client, sizes: dict[int, dict]
     org = admin.create_organization(db, "scale-bench", credits=10**9,
                                     limit_minute=10**7, limit_day=10**9)
     for account_id in sizes:
-        admin.connect_account(db, org, account_id, f"sandbox-{account_id}")
+        admin.connect_account(db, org, account_id, f"sandbox-{account_id}", keyring=KEYRING)
     return org, admin.create_key(db, org, "admin").secret
 
 
@@ -193,9 +200,10 @@ def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
     db.execute(
         """
         INSERT INTO accounts (id, organization_id, upstream_token)
-        SELECT %(last)s + g, %(org)s, 'sandbox-' || (%(last)s + g) FROM generate_series(1, %(n)s) g
+        SELECT %(last)s + g, %(org)s, t.token FROM unnest(%(tokens)s::text[]) WITH ORDINALITY AS t(token, g)
         """,
-        {"last": last, "org": organization, "n": extra},
+        {"last": last, "org": organization,
+         "tokens": [KEYRING.encrypt(f"sandbox-{last + g}") for g in range(1, extra + 1)]},
     )
     db.execute(
         """

@@ -25,6 +25,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app.crypto.keyring import Keyring, UnreadableSecret
 from app.settings import Settings
 from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.errors import UpstreamCredentialsRejected, UpstreamError, UpstreamRateLimited
@@ -64,6 +65,7 @@ class SyncContext:
     clock: UpstreamClock
     worker_id: str
     pacer: AbstractAsyncContextManager  # sync.pacing.backfill_pacer
+    keyring: Keyring  # decrypts the leased accounts' credentials
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -84,7 +86,7 @@ class TaskRunner:
         self.writer = PageWriter(
             self.resource, more_ctes=state.BOOKKEEPING, more_columns=state.BOOKKEEPING_COLUMNS
         )
-        self.account = UpstreamAccount(lease.account_id, lease.upstream_token)
+        self.account: UpstreamAccount | None = None  # decrypted in run(), where a failure is recorded
         self.state: dict[str, Any] = {"partitions": {}}
         self.partitions: list[Partition] = []
         self.on_page: Callable[[], None] | None = None
@@ -99,6 +101,14 @@ class TaskRunner:
             retry_at = datetime.now(UTC) + timedelta(seconds=settings.sync_poll_seconds * 5)
             await leases.release(self.conn, self.lease, due_at=retry_at, next_incremental_at=retry_at)
             return
+        try:
+            token = self.ctx.keyring.decrypt(self.lease.upstream_token)
+        except UnreadableSecret as exc:
+            failure = CredentialUnreadable(f"stored credential unreadable: {exc}")
+            await state.record_error(self.conn, self.lease.account_id, self.lease.resource, _describe(failure))
+            await self._release_after_failure(failure)
+            return
+        self.account = UpstreamAccount(self.lease.account_id, token)
         await self.writer.prepare(self.conn)
         await self._load_state()
         plan = kinds_due(
@@ -294,15 +304,15 @@ class TaskRunner:
         failures = self.lease.failures + 1
         if isinstance(exc, UpstreamRateLimited) and exc.retry_after:
             delay = exc.retry_after
-        elif isinstance(exc, UpstreamCredentialsRejected):
-            delay = interval_of(settings, self.resource)
+        elif isinstance(exc, UpstreamCredentialsRejected | CredentialUnreadable):
+            delay = interval_of(settings, self.resource)  # waits for an operator either way
         else:
             delay = backoff_delay(failures, base=RETRY_BASE_SECONDS, cap=settings.sync_retry_max_seconds)
         logger.warning(
             "sync_task_failed",
             extra={**self._log_fields(), "error": _describe(exc), "failures": failures,
                    "retry_in": round(delay, 1)},
-            exc_info=not isinstance(exc, UpstreamError),
+            exc_info=not isinstance(exc, UpstreamError | CredentialUnreadable),
         )
         await leases.release(
             self.conn, self.lease, due_at=datetime.now(UTC) + timedelta(seconds=delay), failed=True
@@ -311,6 +321,10 @@ class TaskRunner:
     def _log_fields(self) -> dict:
         return {"account_id": self.lease.account_id, "resource": self.lease.resource,
                 "worker": self.ctx.worker_id}
+
+
+class CredentialUnreadable(Exception):
+    """The leased account's stored credential opens with no key of RELAY_SECRET_KEYS."""
 
 
 def _describe(exc: BaseException) -> str:

@@ -125,13 +125,19 @@ async def finish_run(
                 (account_id, resource),
             )
         elif error is not None and status == "failed":
-            await conn.execute(
-                """
-                UPDATE sync_state SET last_error = %s, last_error_at = now()
-                WHERE account_id = %s AND resource = %s
-                """,
-                (error, account_id, resource),
-            )
+            await record_error(conn, account_id, resource, error)
+
+
+async def record_error(conn: AsyncConnection, account_id: int, resource: str, error: str) -> None:
+    """The pair's last error (what ``relay sync status`` shows), its row created if missing."""
+    await conn.execute(
+        """
+        INSERT INTO sync_state (account_id, resource, last_error, last_error_at) VALUES (%s, %s, %s, now())
+        ON CONFLICT (account_id, resource) DO UPDATE SET last_error = excluded.last_error,
+                                                         last_error_at = excluded.last_error_at
+        """,
+        (account_id, resource, error),
+    )
 
 
 @dataclass(frozen=True, slots=True)

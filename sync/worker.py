@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.urls import plain_url
 from app.settings import Settings
@@ -84,6 +85,7 @@ class Worker:
 
     async def run(self) -> None:
         settings = self.settings
+        keyring = keyring_for(settings)  # before anything starts: no keys, no worker
         database_url = resolve_database_url(settings)
         self._install_signal_handlers()
         clock = upstream_clock(settings)
@@ -95,6 +97,7 @@ class Worker:
                 clock=clock,
                 worker_id=self.name,
                 pacer=backfill_pacer(settings.backfill_requests_per_second),
+                keyring=keyring,
                 stopping=self.stopping,
             )
             metrics = self._serve_metrics()

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
 
+from app.crypto.keys import generate_key
 from app.settings import Settings
 from app.settings_table import documented_settings
 
 COMPOSE = Path(__file__).resolve().parents[1] / "compose.yaml"
 
 
+#: Values compose takes from the shell that runs it (``${NAME:?message}``): a sample each.
+FROM_THE_SHELL = {"RELAY_SECRET_KEYS": generate_key()}
+_INTERPOLATION = re.compile(r"^\$\{(\w+):\?[^}]+\}$")
+
+
 def _services() -> dict:
-    return yaml.safe_load(COMPOSE.read_text())["services"]
+    """The services, each ``${NAME:?...}`` (required from the shell) replaced by its sample."""
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    for service in services.values():
+        env = service.get("environment") or {}
+        for name, value in env.items():
+            if (match := _INTERPOLATION.match(str(value))) is not None:
+                assert match.group(1) == name and name in FROM_THE_SHELL, f"{name}: {value}"
+                env[name] = FROM_THE_SHELL[name]
+    return services
 
 
 def test_compose_defines_the_whole_stack() -> None:

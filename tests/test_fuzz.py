@@ -21,22 +21,24 @@ from hypothesis import HealthCheck, given, settings
 
 from app import admin
 from tests.fixtures.api import ROOT, ApiProcess, _wait_healthy, auth, free_port
+from tests.fixtures.database import TEST_KEYS_ENV
 
 EXAMPLES = int(os.environ.get("RELAY_FUZZ_EXAMPLES", "8"))
 ACCOUNT_ID = 424242
 
 
 @pytest.fixture(scope="module")
-def fuzzed_api(database_url: str, sandbox, tmp_path_factory) -> Iterator[tuple[ApiProcess, str]]:
+def fuzzed_api(database_url: str, sandbox, keyring, tmp_path_factory) -> Iterator[tuple[ApiProcess, str]]:
     with psycopg.connect(database_url, autocommit=True) as conn:
         org_id = admin.create_organization(
             conn, "fuzz", credits=10_000_000, limit_minute=10_000_000, limit_day=10_000_000
         )
         key = admin.create_key(conn, org_id, "admin").secret
-        admin.connect_account(conn, org_id, ACCOUNT_ID, f"sandbox-{ACCOUNT_ID}")
+        admin.connect_account(conn, org_id, ACCOUNT_ID, f"sandbox-{ACCOUNT_ID}", keyring=keyring)
     port = free_port()
     env = {
         **os.environ,
+        **TEST_KEYS_ENV,
         "RELAY_DATABASE_URL": database_url,
         "RELAY_DATA_DIR": str(tmp_path_factory.mktemp("fuzz")),
         "RELAY_UPSTREAM_URL": sandbox.url,

@@ -11,6 +11,7 @@ from litestar.testing import AsyncTestClient
 
 from app.asgi import create_app
 from app.settings import Settings
+from tests.fixtures.database import TEST_KEYS_ENV
 
 
 def free_port() -> int:
@@ -36,7 +37,7 @@ async def test_health_is_503_when_the_database_is_unreachable(settings: Settings
 
 def test_relay_serve_answers_health_over_http(database_url: str) -> None:
     port = free_port()
-    env = {**os.environ, "RELAY_DATABASE_URL": database_url, "RELAY_API_PORT": str(port)}
+    env = {**os.environ, **TEST_KEYS_ENV, "RELAY_DATABASE_URL": database_url, "RELAY_API_PORT": str(port)}
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=env)
     try:
         deadline = time.monotonic() + 30

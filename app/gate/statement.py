@@ -4,7 +4,8 @@ For each request of the batch, in one round trip and one transaction: authentica
 (revoked keys and rotated keys past their expiry do not match); lock the organizations' rows (in id order, so two batches never
 deadlock) and admit, per organization and in arrival order, the requests that fit both rate
 windows, taking one credit each off the balance while it is positive; read the permission
-and account verdicts and the account's upstream credential; insert one ledger row per
+and account verdicts and the account's upstream credential (as stored, encrypted: the
+``account`` dependency decrypts it for routes that call the upstream); insert one ledger row per
 admitted request. The row lock makes counting exact across all API processes; counters,
 balance and ledger change together or not at all. It commits with
 ``synchronous_commit = off`` (docs/api-decisions.md, "Durability of metering").
@@ -182,7 +183,7 @@ class GateResult:
     counted: bool
     permitted: bool
     verdict: int | None
-    upstream_token: str | None
+    upstream_token: str | None  # as stored: encrypted (app.crypto.keyring)
     debited: bool
     ledger_id: int | None
     limit_minute: int

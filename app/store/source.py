@@ -27,11 +27,13 @@ from litestar.params import Parameter
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app.crypto.keyring import Keyring
 from app.envelope import Envelope
-from app.gate.dependencies import connected_account
+from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
 from app.params import AccountId
+from app.store.credentials import readable
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
 logger = logging.getLogger(__name__)
@@ -151,7 +153,11 @@ class Reader:
 
     pool: AsyncConnectionPool
     upstream: UpstreamClient
-    account: UpstreamAccount
+    account_id: int
+    # The account's credential as stored: decrypted only when the upstream is called, so a
+    # credential no key opens (424) never stops an answer the store holds.
+    credential: str
+    keyring: Keyring
     fresh: bool = False
     # Where coverage and rows are read (RELAY_DATABASE_READ_URL, a replica); ``pool`` (the
     # primary) takes the write-backs. None: the primary for both.
@@ -160,8 +166,8 @@ class Reader:
     now: datetime = field(default_factory=lambda: date_params.utc_now())
 
     @property
-    def account_id(self) -> int:
-        return self.account.account_id
+    def account(self) -> UpstreamAccount:
+        return readable(self.keyring, self.account_id, self.credential)
 
     async def live(
         self,
@@ -249,10 +255,13 @@ async def provide_reader(
     ``account_id`` declares the path parameter's bounds (the schema shows them); the gate
     has already checked that account.
     """
+    gated_account, credential = stored_credential()
     return Reader(
         pool=state.pool,
         upstream=state.upstream,
-        account=connected_account(account_id),
+        account_id=gated_account,
+        credential=credential,
+        keyring=state.keyring,
         fresh=fresh,
         read_pool=state.get("read_pool"),
     )

@@ -7,13 +7,18 @@ from datetime import UTC, datetime
 import click
 
 from app.cli import admin_connection, load_settings
+from app.crypto.cli import cli_keyring
+from app.settings import Settings
 from app.webhooks import endpoints
 
 
-def _connection(ctx: click.Context):
+def _settings(ctx: click.Context) -> Settings:
     root = ctx.find_root()
-    settings = root.obj if root.obj is not None else load_settings()
-    return admin_connection(settings)
+    return root.obj if root.obj is not None else load_settings()
+
+
+def _connection(ctx: click.Context):
+    return admin_connection(_settings(ctx))
 
 
 @click.group()
@@ -29,8 +34,9 @@ def webhooks() -> None:
 def add(ctx: click.Context, org: str, url: str, types: str | None) -> None:
     """Add an endpoint and print its signing secret (shown this once)."""
     chosen = [t.strip() for t in types.split(",") if t.strip()] if types else None
+    keyring = cli_keyring(_settings(ctx))
     with _connection(ctx) as conn:
-        endpoint_id, secret = endpoints.add_endpoint(conn, org, url, chosen)
+        endpoint_id, secret = endpoints.add_endpoint(conn, org, url, chosen, keyring=keyring)
     click.echo(f"webhook endpoint {endpoint_id} added; its signing secret (shown once):", err=True)
     click.echo(secret)
 

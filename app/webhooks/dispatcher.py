@@ -22,6 +22,7 @@ import time
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
+from app.crypto.keyring import UnreadableSecret, keyring_for
 from app.db.urls import plain_url
 from app.events.types import event_json
 from app.settings import Settings
@@ -46,6 +47,7 @@ def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
 class Dispatcher:
     def __init__(self, settings: Settings, pool: AsyncConnectionPool, worker: str) -> None:
         self.settings = settings
+        self.keyring = keyring_for(settings)
         self.pool = pool
         self.worker = worker
         self._busy: dict[int, asyncio.Task] = {}
@@ -113,7 +115,13 @@ class Dispatcher:
     async def _attempt(self, endpoint: dict, event: dict) -> dict:
         item = event_json(event)
         body = json.dumps(item, separators=(",", ":")).encode()
-        sent = headers(endpoint["secret"], item["id"], int(time.time()), body)
+        try:
+            secret = self.keyring.decrypt(endpoint["secret"])
+        except UnreadableSecret as exc:
+            # Nothing is sent unsigned: a failed attempt, retried (a restored key) until the
+            # endpoint is disabled with this reason.
+            return {"status": None, "error": f"signing secret unreadable: {exc}", "ms": 0, "delivered": False}
+        sent = headers(secret, item["id"], int(time.time()), body)
         started = time.monotonic()
         status, error = None, None
         try:

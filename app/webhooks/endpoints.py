@@ -10,6 +10,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from app.admin import AdminError
+from app.crypto.keyring import Keyring
 from app.events.types import EVENT_TYPES
 from app.webhooks.signing import new_secret
 
@@ -24,8 +25,11 @@ def _organization_id(conn: psycopg.Connection, org: str) -> int:
     return row[0]
 
 
-def add_endpoint(conn: psycopg.Connection, org: str, url: str, types: list[str] | None) -> tuple[int, str]:
-    """A new active endpoint receiving ``types`` (None: all) from now on; (id, secret)."""
+def add_endpoint(
+    conn: psycopg.Connection, org: str, url: str, types: list[str] | None, *, keyring: Keyring
+) -> tuple[int, str]:
+    """A new active endpoint receiving ``types`` (None: all) from now on; (id, secret). The
+    secret is stored encrypted: the caller shows it this once."""
     if not url.startswith(("http://", "https://")):
         raise AdminError(f"url must be http:// or https://, not {url!r}")
     for name in types or ():
@@ -42,7 +46,7 @@ def add_endpoint(conn: psycopg.Connection, org: str, url: str, types: list[str] 
             SELECT tx, id FROM events WHERE organization_id = %s ORDER BY tx DESC, id DESC LIMIT 1) last
         RETURNING id
         """,
-        (org_id, url, types, secret, org_id),
+        (org_id, url, types, keyring.encrypt(secret), org_id),
     ).fetchone()
     return endpoint_id, secret
 

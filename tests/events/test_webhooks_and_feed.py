@@ -29,12 +29,14 @@ pytestmark = pytest.mark.slow
 
 
 def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_was_down(
-    db, database_url, sandbox, sync_settings, new_account, receiver, api_client
+    db, database_url, sandbox, sync_settings, new_account, receiver, api_client, keyring
 ):
     account_id = new_account(earnings=3000, history_days=120)
     initial_sync(sync_settings, account_id)
     (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
-    endpoint_id, secret = add_endpoint(db, str(org_id), receiver.url, ["earnings.created", "earnings.updated"])
+    endpoint_id, secret = add_endpoint(
+        db, str(org_id), receiver.url, ["earnings.created", "earnings.updated"], keyring=keyring
+    )
 
     receiver.down = True
     sandbox.advance(2 * DAY)

@@ -8,10 +8,11 @@ from click.testing import CliRunner
 from app.cli import main
 from app.gate.keys import KEY_PATTERN
 from tests.fixtures.api import auth
+from tests.fixtures.database import TEST_KEYS_ENV
 
 
 def relay(database_url: str, *args: str):
-    result = CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url})
+    result = CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV})
     return result
 
 

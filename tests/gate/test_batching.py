@@ -70,7 +70,7 @@ async def test_one_statement_admits_the_first_requests_of_each_organization_that
 
 
 async def test_one_statement_mixes_unknown_keys_verdicts_and_routes_without_account(
-    pool, db, make_org, make_key, connect_account
+    pool, db, make_org, make_key, connect_account, keyring
 ):
     org = make_org(credits=10)
     other = make_org()
@@ -89,7 +89,7 @@ async def test_one_statement_mixes_unknown_keys_verdicts_and_routes_without_acco
     assert [r.verdict for r in results[1:]] == [403, 404, None, None]
     assert [r.counted for r in results[1:]] == [True] * 4
     assert results[2].upstream_token is None  # never another organization's credential
-    assert results[4].upstream_token == "sandbox-42"
+    assert keyring.decrypt(results[4].upstream_token) == "sandbox-42"  # stored encrypted
     assert results[1].key_hash == hashlib.sha256(analytics.encode()).digest()
     ledger = db.execute(
         "SELECT status, account_id, debited FROM usage_ledger WHERE organization_id = %s ORDER BY id",
@@ -154,7 +154,7 @@ async def test_an_account_id_past_bigint_is_an_unknown_account_and_fails_nothing
 
 
 async def test_a_failing_batch_is_retried_request_by_request_so_only_the_culprit_fails(
-    pool, db, make_org, make_key, connect_account
+    pool, db, make_org, make_key, connect_account, keyring
 ):
     one, two = make_org(credits=10), make_org(credits=10)
     connect_account(one, 42)
@@ -173,7 +173,7 @@ async def test_a_failing_batch_is_retried_request_by_request_so_only_the_culprit
 
     assert isinstance(results[1], Exception)
     assert results[0].counted and results[2].counted
-    assert results[0].upstream_token == "sandbox-43" and results[2].upstream_token == "sandbox-42"
+    assert [keyring.decrypt(results[i].upstream_token) for i in (0, 2)] == ["sandbox-43", "sandbox-42"]
     # the failed batch rolled back whole: each survivor is counted exactly once
     counts = db.execute(
         "SELECT organization_id, count(*) FROM usage_ledger GROUP BY organization_id ORDER BY 1"

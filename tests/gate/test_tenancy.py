@@ -17,6 +17,7 @@ from app.errors import handler_annotations, literal_values
 from app.gate.route import gated_handlers
 from app.settings import Settings
 from tests.fixtures.api import auth
+from tests.fixtures.database import TEST_SECRET_KEYS
 
 A_ACCOUNT, B_ACCOUNT, NOBODYS_ACCOUNT = 1001, 2002, 3003
 B_TOKEN = "b-secret-upstream-token"
@@ -24,7 +25,7 @@ _PARAM = re.compile(r"\{(\w+)(?::(\w+))?\}")
 
 
 def _routes() -> list[tuple[str, str, Any]]:
-    app = create_app(Settings(database_url="postgresql://unused@127.0.0.1:1/unused"))
+    app = create_app(Settings(database_url="postgresql://unused@127.0.0.1:1/unused", secret_keys=TEST_SECRET_KEYS))
     return [
         (method, path, handler)
         for path, handler in gated_handlers(app)

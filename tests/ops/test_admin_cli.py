@@ -13,6 +13,7 @@ from app.cli import main
 from app.db.migrate import upgrade
 from app.gate.keys import KEY_PATTERN
 from tests.fixtures.api import auth
+from tests.fixtures.database import TEST_KEYS_ENV
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def fresh_url(empty_database):
 
 
 def relay(url: str, *args: str) -> str:
-    result = CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": url})
+    result = CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": url, **TEST_KEYS_ENV})
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -83,11 +84,11 @@ def test_a_rotated_key_works_through_the_overlap_then_the_gate_refuses_it(db, da
     assert api_client.get(path, headers=auth(new)).status_code != 401
     listed = {k["id"]: k["state"] for k in json.loads(relay(database_url, "keys", "list", "--json"))}
     assert listed[old_id] == "expired"
-    refused = CliRunner().invoke(main, ["keys", "rotate", str(old_id)], env={"RELAY_DATABASE_URL": database_url})
+    refused = CliRunner().invoke(main, ["keys", "rotate", str(old_id)], env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV})
     assert refused.exit_code != 0 and "no active key" in refused.output
 
 
-def test_disconnect_pauses_an_account_and_reconnect_sets_a_new_credential(db, database_url):
+def test_disconnect_pauses_an_account_and_reconnect_sets_a_new_credential(db, database_url, keyring):
     relay(database_url, "orgs", "create", "acc")
     relay(database_url, "accounts", "connect", "--org", "acc", "--account-id", "77", "--token", "old-token")
     db.execute("UPDATE accounts SET status = 'credentials_rejected' WHERE id = 77")
@@ -98,7 +99,7 @@ def test_disconnect_pauses_an_account_and_reconnect_sets_a_new_credential(db, da
 
     relay(database_url, "accounts", "reconnect", "77", "--token", "new-token")
     status, token = db.execute("SELECT status, upstream_token FROM accounts WHERE id = 77").fetchone()
-    assert (status, token) == ("active", "new-token")
+    assert (status, keyring.decrypt(token)) == ("active", "new-token")
     due_now, failures = db.execute(
         "SELECT due_at <= now(), failures FROM sync_tasks WHERE account_id = 77"
     ).fetchone()
@@ -106,7 +107,7 @@ def test_disconnect_pauses_an_account_and_reconnect_sets_a_new_credential(db, da
 
     relay(database_url, "accounts", "disconnect", "77")
     assert json.loads(relay(database_url, "accounts", "list", "--json"))[0]["status"] == "paused"
-    missing = CliRunner().invoke(main, ["accounts", "disconnect", "78"], env={"RELAY_DATABASE_URL": database_url})
+    missing = CliRunner().invoke(main, ["accounts", "disconnect", "78"], env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV})
     assert missing.exit_code != 0 and "no account 78" in missing.output
     with pytest.raises(psycopg.errors.CheckViolation):
         db.execute("UPDATE accounts SET status = 'gone' WHERE id = 77")

@@ -16,6 +16,7 @@ import psycopg
 import pytest
 
 from tests.fixtures.api import free_port
+from tests.fixtures.database import TEST_KEYS_ENV
 from tests.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow
@@ -39,6 +40,7 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
         env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
         env.update(
             RELAY_DATABASE_URL=database_url,
+            **TEST_KEYS_ENV,
             RELAY_DATA_DIR=str(tmp_path / "relay"),
             RELAY_API_PORT=str(api_port),
             RELAY_SANDBOX_PORT=str(sandbox_port),

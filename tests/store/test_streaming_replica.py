@@ -21,6 +21,7 @@ import pytest
 
 from app.db.migrate import upgrade
 from app.settings import Settings
+from tests.fixtures.database import TEST_SECRET_KEYS
 from tests.fixtures.sandbox import free_port
 from tests.store.conftest import StoreApi
 
@@ -93,7 +94,7 @@ def _wait_replayed(primary: psycopg.Connection, standby_url: str) -> None:
 def settings(replicated, tmp_path: Path) -> Settings:
     """The API on the primary, its store reads on the standby."""
     primary_url, standby_url = replicated
-    return Settings(database_url=primary_url, database_read_url=standby_url,
+    return Settings(database_url=primary_url, database_read_url=standby_url, secret_keys=TEST_SECRET_KEYS,
                     data_dir=tmp_path / "relay", log_json=False)
 
 

@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 
 import psycopg
 
+from app.crypto.keyring import Keyring
 from sandbox.core.checksum import checksum
+from tests.fixtures.database import TEST_SECRET_KEYS
 
 
 def money(value) -> str:
@@ -90,5 +92,5 @@ def add_account(conn: psycopg.Connection, account_id: int) -> None:
     ).fetchone()
     conn.execute(
         "INSERT INTO accounts (id, organization_id, upstream_token) VALUES (%s, %s, %s)",
-        (account_id, org, f"sandbox-{account_id}"),
+        (account_id, org, Keyring([TEST_SECRET_KEYS]).encrypt(f"sandbox-{account_id}")),
     )

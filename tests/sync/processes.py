@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.fixtures.database import TEST_KEYS_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 #: Rows per upstream page unless a test asks for another size.
 PAGE = 500
@@ -19,6 +21,7 @@ def worker_env(database_url: str, sandbox, **extra: str) -> dict[str, str]:
     2 s lease (a killed holder's task is taken over quickly) and quick polls."""
     return {
         **os.environ,
+        **TEST_KEYS_ENV,
         "RELAY_DATABASE_URL": database_url,
         "RELAY_UPSTREAM_URL": sandbox.url,
         "RELAY_SYNC_CLOCK": "sandbox",
