@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 
 import psycopg
 import pytest
@@ -232,3 +233,31 @@ def test_a_sync_of_an_unreadable_credential_records_the_reason_not_the_value(
     run_until_idle(sync_settings.replace(sync_retry_max_seconds=0.1), only=[(ACCOUNT, "earnings")])
     (error,) = db.execute("SELECT last_error FROM sync_state WHERE account_id = %s", (ACCOUNT,)).fetchone()
     assert "stored credential unreadable" in error and foreign not in error
+
+
+def test_a_webhook_secret_no_key_opens_sends_nothing_and_logs_the_reason(db, database_url, settings, make_org):
+    """Nothing goes out unsigned: the attempt fails with the reason (not the value) and is retried."""
+    from tests.events.helpers import deliver_until_idle
+    from tests.events.receiver import Receiver
+
+    receiver = Receiver()
+    try:
+        org = make_org()
+        foreign = Keyring([generate_key()]).encrypt("whsec_" + "A" * 44)
+        db.execute("INSERT INTO webhook_endpoints (organization_id, url, secret, cursor_tx, cursor_id) "
+                   "VALUES (%s, %s, %s, 0, 0)", (org, receiver.url, foreign))
+        db.execute("INSERT INTO events (type, organization_id, payload) VALUES ('earnings.created', %s, '{}')", (org,))
+        # An event is due once every older transaction of the server has ended (the feed's
+        # horizon): other sessions on the server may hold it back a moment.
+        deadline = time.monotonic() + 30
+        while not db.execute("SELECT count(*) FROM webhook_deliveries").fetchone()[0]:
+            assert time.monotonic() < deadline, "no delivery attempt"
+            deliver_until_idle(settings, database_url)
+            time.sleep(0.1)
+        assert receiver.requests == []
+        delivered, error = db.execute("SELECT delivered, error FROM webhook_deliveries").fetchone()
+        assert not delivered and error.startswith("signing secret unreadable") and foreign not in error
+        (attempts,) = db.execute("SELECT attempts FROM webhook_endpoints").fetchone()
+        assert attempts == 1  # retried later, like any failed delivery
+    finally:
+        receiver.close()
