@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -22,7 +23,7 @@ import time
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
-from app.crypto.keyring import UnreadableSecret, keyring_for
+from app.crypto.keyring import Keyring, UnreadableSecret, keyring_for
 from app.db.urls import plain_url
 from app.events.types import event_json
 from app.settings import Settings
@@ -47,11 +48,16 @@ def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
 class Dispatcher:
     def __init__(self, settings: Settings, pool: AsyncConnectionPool, worker: str) -> None:
         self.settings = settings
-        self.keyring = keyring_for(settings)
         self.pool = pool
         self.worker = worker
         self._busy: dict[int, asyncio.Task] = {}
         self._last_prune = 0.0
+
+    @functools.cached_property
+    def keyring(self) -> Keyring:
+        """The keys of the endpoints' stored secrets (loaded at the first delivery; ``relay
+        worker`` has checked them at start)."""
+        return keyring_for(self.settings)
 
     def http_client(self) -> httpx.AsyncClient:
         """The client of the attempts: ``webhook_connect_timeout`` to connect, at most

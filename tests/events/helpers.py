@@ -14,9 +14,17 @@ from app.store.events import HORIZON_SQL
 from app.webhooks.dispatcher import Dispatcher
 from tests.fixtures.api import auth
 from tests.sync.processes import wait_for
+from app.crypto.keyring import Keyring
+from app.webhooks import endpoints
 from sync.cli import request_and_run, run_until_idle
+from tests.fixtures.database import TEST_SECRET_KEYS
 
 DAY = 86400
+
+
+def add_endpoint(db, org: str, url: str, types: list[str] | None) -> tuple[int, str]:
+    """``relay webhooks add``: (endpoint id, its secret), stored under the test session's key."""
+    return endpoints.add_endpoint(db, org, url, types, keyring=Keyring([TEST_SECRET_KEYS]))
 
 
 def initial_sync(settings, account_id: int, resources=("earnings",)) -> None:

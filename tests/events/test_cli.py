@@ -18,6 +18,7 @@ from standardwebhooks.webhooks import Webhook
 from app.cli import main
 from app.exports.columns import columns_of
 from tests.events.helpers import DAY, deliver_until_idle, events_of, initial_sync, next_incremental
+from tests.fixtures.database import TEST_KEYS_ENV
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,7 @@ _SECONDS = "%Y-%m-%dT%H:%M:%S"
 
 
 def invoke(database_url: str, *args: str) -> Result:
-    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url})
+    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV})
 
 
 def ok(database_url: str, *args: str) -> str:

@@ -14,9 +14,9 @@ from standardwebhooks.webhooks import Webhook
 
 from app.settings import Settings
 from app.webhooks.dispatcher import Dispatcher
-from app.webhooks.endpoints import add_endpoint
 from tests.events.helpers import (
     DAY,
+    add_endpoint,
     deliver_until_idle,
     dispatcher_on,
     events_of,

@@ -13,9 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.webhooks.endpoints import add_endpoint, redeliver
+from app.webhooks.endpoints import redeliver
 from app.webhooks.signing import headers, new_secret
-from tests.events.helpers import DAY, deliver_until_idle, events_of, initial_sync, next_incremental
+from tests.events.helpers import DAY, add_endpoint, deliver_until_idle, events_of, initial_sync, next_incremental
 
 pytestmark = pytest.mark.slow
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 
 from app.webhooks.dispatcher import MAX_BACKOFF_SECONDS, backoff
-from app.webhooks.endpoints import add_endpoint
 from tests.events.helpers import (
     DAY,
+    add_endpoint,
     deliver_until_idle,
     events_of,
     feed_page,
