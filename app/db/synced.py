@@ -34,6 +34,7 @@ from sqlalchemy import (
     Integer,
     Numeric,
     Text,
+    UniqueConstraint,
     func,
     text,
 )
@@ -86,6 +87,17 @@ class Earning(SyncedRow, Base):
     )
 
 
+def ordinal_column() -> Mapped[int | None]:
+    """``ord``: the row's dense number in its account's ``(created_at, id)`` order, kept by
+    triggers (migration 0010); offset pages read ordinal ranges (``app/store/snapshot.py``)."""
+    return mapped_column(BigInteger)
+
+
+def ordinal_key() -> UniqueConstraint:
+    # Deferrable: renumbering shifts ordinals through each other within one statement.
+    return UniqueConstraint("account_id", "ord", deferrable=True, initially="IMMEDIATE")
+
+
 class Chargeback(SyncedRow, Base):
     """One chargeback; ``created_at`` is the filing date (the endpoint's date filter)."""
 
@@ -103,8 +115,9 @@ class Chargeback(SyncedRow, Base):
     currency: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)
     user_id: Mapped[int | None] = mapped_column(BigInteger)
+    ord: Mapped[int | None] = ordinal_column()
 
-    __table_args__ = (Index(None, "account_id", "created_at", "id"),)
+    __table_args__ = (Index(None, "account_id", "created_at", "id"), ordinal_key())
 
 
 class PayoutRequest(SyncedRow, Base):
@@ -119,8 +132,9 @@ class PayoutRequest(SyncedRow, Base):
     currency: Mapped[str | None] = mapped_column(Text)
     state: Mapped[str | None] = mapped_column(Text)
     reject_reason: Mapped[str | None] = mapped_column(Text)
+    ord: Mapped[int | None] = ordinal_column()
 
-    __table_args__ = (Index(None, "account_id", "created_at", "id"),)
+    __table_args__ = (Index(None, "account_id", "created_at", "id"), ordinal_key())
 
 
 class Post(SyncedRow, Base):

@@ -27,7 +27,9 @@ RESOURCES: dict[str, tuple[type, str]] = {
     "posts": (synced.Post, "posted_at"),
 }
 
-_LEFT_OUT = {"sync_run_id"}
+#: Bookkeeping, not data: the sync run that wrote a row, and the offset-paging ordinal
+#: (``ord``, renumbered as rows arrive, so meaningless outside the store).
+_LEFT_OUT = {"sync_run_id", "ord"}
 #: Numeric columns are exported with this scale (amounts have 2 decimals, post times 6).
 DECIMAL = pa.decimal128(38, 6)
 

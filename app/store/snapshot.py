@@ -58,12 +58,25 @@ class SnapshotQuery:
         return params
 
 
+# The window ``start <= created_at <= upper`` is a contiguous run of the account's rows in
+# (created_at, id) order, so of its ordinals (``ord``: dense per account in that order, kept
+# by triggers, migration 0010). The page at ``offset`` is the ``limit + 1`` ordinals below
+# the newest row at or before ``upper`` (one index probe), minus ``offset``; rows older than
+# ``start`` end the window. No row is skipped over, so any offset costs what offset 0 costs
+# (``OFFSET n`` would walk n index entries: issue 10).
 _PAGE_SQL = """
 SELECT payload::text FROM {table}
-WHERE account_id = %s AND created_at >= %s AND created_at <= %s
-ORDER BY created_at DESC, id DESC
-OFFSET %s LIMIT %s
+WHERE account_id = %(account_id)s AND created_at >= %(start)s
+  AND ord <= (SELECT ord FROM newest) - %(offset)s
+  AND ord > (SELECT ord FROM newest) - %(offset)s - %(rows)s
+ORDER BY ord DESC
 """
+_NEWEST_SQL = """
+WITH newest AS (
+    SELECT ord FROM {table}
+    WHERE account_id = %(account_id)s AND created_at <= %(upper)s
+    ORDER BY created_at DESC, id DESC LIMIT 1
+)"""
 
 
 async def snapshot_page(
@@ -78,10 +91,10 @@ async def snapshot_page(
     """One page as the upstream shapes it: ``{"list", "marker", "hasMore"}``."""
     pin = query.pin(now, coverage)
     upper = min(query.end, now, _from_unix(pin))
-    statement = sql.SQL(_PAGE_SQL).format(table=sql.Identifier(table))
-    cur = await conn.execute(
-        statement, (account_id, query.start, upper, query.offset, query.limit + 1)
-    )
+    statement = sql.SQL(_NEWEST_SQL + _PAGE_SQL).format(table=sql.Identifier(table))
+    params = {"account_id": account_id, "start": query.start, "upper": upper,
+              "offset": query.offset, "rows": query.limit + 1}
+    cur = await conn.execute(statement, params)
     found = [row[0] for row in await cur.fetchall()]
     return {
         "list": [msgspec.Raw(payload) for payload in found[: query.limit]],

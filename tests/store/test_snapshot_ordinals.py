@@ -1,0 +1,315 @@
+"""Offset pages read by ordinal (``ord``, kept by triggers: migration 0010) equal the pages of
+``ORDER BY created_at DESC, id DESC OFFSET n LIMIT m``, whatever wrote the rows and in
+whatever order: equal ``created_at`` seconds, late rows in the middle, moved and deleted
+rows, backfills walking back in time, concurrent writers of one account. The triggers'
+work per statement is the statement's rows when rows arrive at either end (counted, not
+timed), and a deep page reads ``limit + 1`` rows, not ``offset`` of them (EXPLAIN).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+from datetime import UTC, datetime, timedelta
+
+import psycopg
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.store.snapshot import _NEWEST_SQL, _PAGE_SQL, SnapshotQuery, snapshot_page
+from app.store.source import Coverage
+from tests.store.conftest import write_page
+
+TABLES = ["chargebacks", "payout_requests"]
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+NOW = T0 + timedelta(days=365)
+ACCOUNTS = (7101, 7102)
+
+# The paging the ordinals replace: the oracle.
+OFFSET_SQL = """
+SELECT payload::text FROM {table}
+WHERE account_id = %s AND created_at >= %s AND created_at <= %s
+ORDER BY created_at DESC, id DESC OFFSET %s LIMIT %s
+"""
+
+
+def at(second: int) -> datetime:
+    return T0 + timedelta(seconds=second)
+
+
+def item(table: str, key: int, second: int) -> dict:
+    """An upstream row of ``table`` with id ``key`` filed ``second`` seconds after T0."""
+    created = at(second).isoformat()
+    if table == "chargebacks":
+        return {"id": key, "createdAt": created, "paymentType": "tip", "payment": {"id": str(key), "amount": 1}}
+    return {"invoiceId": f"INV-{key:05d}", "createdAt": created, "amount": 1, "state": "done"}
+
+
+def db_key(table: str, key: int) -> int | str:
+    return key if table == "chargebacks" else f"INV-{key:05d}"
+
+
+def misnumbered(db: psycopg.Connection, table: str, account_id: int) -> int:
+    """Rows whose ordinal is not the first ordinal plus their rank in (created_at, id) order."""
+    return db.execute(
+        f"""SELECT count(*) FILTER (WHERE ord IS NULL OR ord <> first + rank - 1) FROM (
+                SELECT ord, first_value(ord) OVER w AS first, row_number() OVER w AS rank
+                FROM {table} WHERE account_id = %s WINDOW w AS (ORDER BY created_at, id)) x""",
+        (account_id,),
+    ).fetchone()[0]
+
+
+def offset_page(db: psycopg.Connection, table: str, account_id: int, start, upper, offset: int, limit: int) -> list:
+    rows = db.execute(OFFSET_SQL.format(table=table), (account_id, start, upper, offset, limit + 1)).fetchall()
+    return [json.loads(r[0]) for r in rows]
+
+
+async def _ordinal_pages(url: str, table: str, account_id: int, queries: list[SnapshotQuery]) -> list[dict]:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        coverage = Coverage(start=T0, end=NOW, synced_at=NOW)
+        return [await snapshot_page(conn, table, account_id, q, now=NOW, coverage=coverage) for q in queries]
+
+
+def ordinal_pages(url: str, table: str, account_id: int, queries: list[SnapshotQuery]) -> list[dict]:
+    """``snapshot_page`` itself (the route's store read) for each query."""
+    return asyncio.run(_ordinal_pages(url, table, account_id, queries))
+
+
+def assert_pages_match(db, url: str, table: str, account_id: int, windows: list[tuple]) -> None:
+    """Each (start, end, pin, offset, limit), seconds after T0, pages alike both ways."""
+    queries = [SnapshotQuery(start=at(s), end=at(e), offset=o, limit=n, marker=int(at(p).timestamp()))
+               for s, e, p, o, n in windows]
+    for query, page in zip(queries, ordinal_pages(url, table, account_id, queries), strict=True):
+        upper = min(query.end, NOW, datetime.fromtimestamp(query.marker, UTC))
+        expected = offset_page(db, table, account_id, query.start, upper, query.offset, query.limit)
+        got = [json.loads(bytes(raw)) for raw in page["list"]]
+        assert got == expected[: query.limit], (query, got, expected)
+        assert page["hasMore"] == (len(expected) > query.limit)
+
+
+# --- random histories ---------------------------------------------------------------------
+
+KEYS = st.integers(1, 60)
+SECONDS = st.integers(0, 30)  # few distinct seconds: many rows share one
+OPERATIONS = st.lists(
+    st.one_of(
+        # The shared mapping's upsert (the sync's and the write-back's): new rows anywhere,
+        # existing ones moved when their createdAt changed.
+        st.tuples(st.just("write"), st.sampled_from(ACCOUNTS), st.lists(st.tuples(KEYS, SECONDS), min_size=1, max_size=12)),
+        st.tuples(st.just("delete"), st.sampled_from(ACCOUNTS), st.lists(KEYS, min_size=1, max_size=6)),
+        st.tuples(st.just("shift"), st.sampled_from(ACCOUNTS), st.lists(KEYS, min_size=1, max_size=6)),
+    ),
+    min_size=1, max_size=10,
+)
+WINDOWS = st.lists(
+    st.tuples(st.integers(-1, 31), st.integers(-1, 31), st.integers(-1, 31), st.integers(0, 50), st.integers(1, 12)),
+    min_size=6, max_size=12,
+)
+
+
+def apply(db: psycopg.Connection, table: str, operation: tuple) -> None:
+    kind, account_id, args = operation
+    if kind == "write":
+        write_page(db, table, account_id, [item(table, key, second) for key, second in args])
+        return
+    keys = [db_key(table, key) for key in args]
+    if kind == "delete":
+        db.execute(f"DELETE FROM {table} WHERE account_id = %s AND id = ANY(%s)", (account_id, keys))
+    else:  # a manual fix moving rows by a few seconds, in one statement
+        db.execute(f"UPDATE {table} SET created_at = created_at + (id::text ~ '[13579]$')::int * interval '7 s' "
+                   f"- interval '3 s' WHERE account_id = %s AND id = ANY(%s)", (account_id, keys))
+
+
+@pytest.mark.parametrize("table", TABLES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=OPERATIONS, windows=WINDOWS)
+def test_ordinal_pages_equal_offset_pages_after_any_history(db, database_url, table, operations, windows):
+    db.execute(f"TRUNCATE {table}")
+    for operation in operations:
+        apply(db, table, operation)
+    for account_id in ACCOUNTS:
+        assert misnumbered(db, table, account_id) == 0
+        assert_pages_match(db, database_url, table, account_id, windows)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_concurrent_writers_of_one_account_keep_it_numbered(db, database_url, table):
+    """Four writers upsert overlapping rows anywhere in time, some two statements to a
+    transaction: no deadlock, no duplicate or missing ordinal."""
+    account_id, failures = ACCOUNTS[0], []
+
+    def writer(seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            with psycopg.connect(database_url) as conn:
+                for _ in range(15):
+                    for _ in range(rng.choice((1, 2))):
+                        batch = [item(table, rng.randint(1, 300), rng.randint(0, 400)) for _ in range(rng.randint(1, 20))]
+                        write_page(conn, table, account_id, batch)
+                        conn.execute("SELECT pg_sleep(0.002)")
+                    conn.commit()
+        except Exception as exc:  # reported below: a deadlock or a duplicate ordinal
+            failures.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert db.execute(f"SELECT count(*) FROM {table} WHERE account_id = %s", (account_id,)).fetchone()[0] > 100
+    assert misnumbered(db, table, account_id) == 0
+    windows = [(0, 400, 400, o, n) for o in (0, 1, 37, 150, 290) for n in (1, 10)] + [(50, 300, 250, 20, 10)]
+    assert_pages_match(db, database_url, table, account_id, windows)
+
+
+# --- the triggers' cost ---------------------------------------------------------------------
+
+
+def _fill(db: psycopg.Connection, table: str, account_id: int, rows: int) -> None:
+    """``rows`` rows one second apart starting at second 1,000,000 (room on both sides)."""
+    key = "g" if table == "chargebacks" else "'INV-' || lpad(g::text, 7, '0')"
+    db.execute(
+        f"""INSERT INTO {table} (account_id, id, created_at, payload)
+            SELECT %s, {key}, %s + g * interval '1 s', '{{}}'::jsonb FROM generate_series(1, %s) g""",
+        (account_id, at(1_000_000), rows),
+    )
+
+
+def updated_by(url: str, table: str, statement: str, params: tuple) -> int:
+    """Rows the statement updated (its triggers' renumbering), from the transaction's own
+    statistics: a count, not a timing."""
+    with psycopg.connect(url) as conn:
+        conn.execute(statement, params)
+        updated = conn.execute("SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = %s",
+                               (table,)).fetchone()[0]
+        conn.commit()
+        return updated
+
+
+def _batch(table: str, account_id: int, first_second: int, first_key: int, rows: int) -> tuple[str, tuple]:
+    key = "g" if table == "chargebacks" else "'INV-' || lpad(g::text, 7, '0')"
+    return (f"""INSERT INTO {table} (account_id, id, created_at, payload)
+                SELECT %s, {key}, %s + (g - %s) * interval '1 s', '{{}}'::jsonb
+                FROM generate_series(%s, %s) g""",
+            (account_id, at(first_second), first_key, first_key, first_key + rows - 1))
+
+
+@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("stored", [2_000, 30_000])
+def test_rows_at_either_end_cost_their_own_number_whatever_the_table_size(db, database_url, table, stored):
+    account_id = ACCOUNTS[0]
+    _fill(db, table, account_id, stored)
+    # A backfill walking back in time: batches of 500 rows, each older than all stored.
+    for step in range(1, 4):
+        older = _batch(table, account_id, 1_000_000 - step * 500, 9_000_000 + step * 1000, 500)
+        assert updated_by(database_url, table, *older) == 500
+    # The incremental sync appending newer rows.
+    newer = _batch(table, account_id, 2_000_000, 8_000_000, 300)
+    assert updated_by(database_url, table, *newer) == 300
+    # A late row of the lookback, 5 rows under the newest: it and the 5 rows above it.
+    late = _batch(table, account_id, 2_000_000 + 295, 7_000_000, 1)
+    assert updated_by(database_url, table, *late) == 6
+    # Deleting the 3rd oldest row renumbers the 2 rows under it, not the thousands above.
+    oldest = db.execute(f"SELECT id FROM {table} WHERE account_id = %s ORDER BY created_at, id OFFSET 2 LIMIT 1",
+                        (account_id,)).fetchone()[0]
+    assert updated_by(database_url, table, f"DELETE FROM {table} WHERE account_id = %s AND id = %s",
+                      (account_id, oldest)) == 2
+    # A payload-only update moves nothing and renumbers nothing (beyond the row itself).
+    touch = f"UPDATE {table} SET payload = '{{\"x\": 1}}' WHERE account_id = %s AND id = %s"
+    assert updated_by(database_url, table, touch, (account_id, db_key(table, 8_000_000))) == 1
+    assert misnumbered(db, table, account_id) == 0
+
+
+def _actual_rows(plan: dict) -> list[int]:
+    found = [plan["Actual Rows"] * plan.get("Actual Loops", 1)]
+    for child in plan.get("Plans", ()):
+        found += _actual_rows(child)
+    return found
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_a_deep_page_reads_limit_plus_one_rows_not_the_offset(db, table):
+    account_id = ACCOUNTS[0]
+    _fill(db, table, account_id, 30_000)
+    db.execute(f"ANALYZE {table}")
+    statement = (_NEWEST_SQL + _PAGE_SQL).format(table=table)
+    params = {"account_id": account_id, "start": at(0), "upper": at(2_000_000), "offset": 25_000, "rows": 11}
+    plan = db.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + statement, params).fetchone()[0][0]["Plan"]
+    assert max(_actual_rows(plan)) <= 11, plan
+    assert len(db.execute(statement, params).fetchall()) == 11
+
+
+# --- through the route --------------------------------------------------------------------
+
+ROUTES = [("/payouts/chargebacks", "chargebacks", "/payouts/chargebacks"),
+          ("/payouts/requests", "payout_requests", "/payouts/requests")]
+
+
+@pytest.mark.parametrize("route, table, path", ROUTES)
+def test_the_route_answers_the_offset_pages(store_api, route, table, path):
+    """Filled from the sandbox through the shared mapping, the store's pages are the pages
+    the OFFSET query gives, at every offset, for several windows."""
+    store_api.sandbox.configure_account(store_api.account_id, chargebacks=95, payout_requests=57, history_days=400)
+    store_api.fill_snapshot(table, path)
+    assert misnumbered(store_api.db, table, store_api.account_id) == 0
+    for start in ("1970-01-01 00:00:00", "2025-06-01 00:00:00"):
+        first = store_api.ok(route, start_date=start)
+        assert first["_meta"]["_cache"]["source"] == "store"
+        pin = first["data"]["marker"]
+        limit = 7 if table == "chargebacks" else 10
+        for offset in (0, 1, 6, 7, 30, 50, 56, 94, 95, 200):
+            params = {"start_date": start, "offset": offset, "marker": pin}
+            if table == "chargebacks":
+                params["limit"] = limit
+            page = store_api.ok(route, **params)["data"]
+            expected = offset_page(store_api.db, table, store_api.account_id,
+                                   datetime.fromisoformat(start).replace(tzinfo=UTC),
+                                   datetime.fromtimestamp(pin, UTC), offset, limit)
+            assert page["list"] == expected[:limit]
+            assert page["hasMore"] == (len(expected) > limit)
+
+
+# --- the migration ------------------------------------------------------------------------
+
+REVISION = "0010_snapshot_ordinals"
+
+
+def test_the_migration_numbers_stored_rows_in_batches_and_downgrades(empty_database):
+    """130,000 stored rows over three accounts (batches of 50,000 cross account borders,
+    equal seconds everywhere): each account numbered 1.. in (created_at, id) order."""
+    from alembic.script import ScriptDirectory
+
+    from app.db.migrate import alembic_config, downgrade, upgrade
+
+    with empty_database() as url:
+        before = ScriptDirectory.from_config(alembic_config(url)).get_revision(REVISION).down_revision
+        upgrade(url, before)
+        with psycopg.connect(url, autocommit=True) as conn:
+            for account_id, rows in ((1, 70_000), (2, 3), (3, 59_997)):
+                conn.execute(
+                    """INSERT INTO chargebacks (account_id, id, created_at, payload)
+                       SELECT %s, g, %s + (g %% 977) * interval '1 s', '{}'::jsonb
+                       FROM generate_series(1, %s) g""", (account_id, T0, rows))
+            write_page(conn, "payout_requests", 1, [item("payout_requests", k, k % 5) for k in range(40)])
+        upgrade(url, REVISION)
+        with psycopg.connect(url, autocommit=True) as conn:
+            for table, account_id in (("chargebacks", 1), ("chargebacks", 2), ("chargebacks", 3),
+                                      ("payout_requests", 1)):
+                assert misnumbered(conn, table, account_id) == 0
+                first = conn.execute(f"SELECT min(ord) FROM {table} WHERE account_id = %s", (account_id,))
+                assert first.fetchone()[0] == 1
+            # The triggers run from here on.
+            write_page(conn, "chargebacks", 2, [item("chargebacks", 5, -10), item("chargebacks", 6, 10**6)])
+            assert misnumbered(conn, "chargebacks", 2) == 0
+        downgrade(url, before)
+        with psycopg.connect(url, autocommit=True) as conn:
+            columns = conn.execute("SELECT count(*) FROM information_schema.columns "
+                                   "WHERE column_name = 'ord' AND table_name IN ('chargebacks', 'payout_requests')")
+            assert columns.fetchone()[0] == 0
+            functions = conn.execute("SELECT count(*) FROM pg_proc WHERE proname LIKE 'ord\\_%'")
+            assert functions.fetchone()[0] == 0
+            write_page(conn, "chargebacks", 2, [item("chargebacks", 7, 5)])  # no trigger left behind
