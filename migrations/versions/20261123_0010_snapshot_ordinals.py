@@ -33,7 +33,7 @@ The fill numbers existing rows in batches of ``_BATCH`` rows walking
 transaction, under the lock ADD COLUMN takes, so no writer can interleave with it.
 
 Revision ID: 0010_snapshot_ordinals
-Revises: 0008_request_ids_key_expiry
+Revises: 0009_secrets_at_rest
 Create Date: 2026-11-23 13:00:00
 """
 
@@ -46,7 +46,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_snapshot_ordinals"
-down_revision: str | None = "0008_request_ids_key_expiry"
+down_revision: str | None = "0009_secrets_at_rest"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
