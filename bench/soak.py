@@ -9,8 +9,8 @@ Run by hand; figures go to docs/benchmarks.md ("Soak"). Every phase has a bound,
 watchdog ends the run past the sum of them: the wall time is the soak's minutes plus the
 start-up, the capacity probe and a few seconds (the expected end is printed at the start).
 SIGINT, SIGTERM, SIGHUP or the watchdog stop every process the run started (sandbox, API,
-worker, an embedded PostgreSQL) and drop its database. Exit status 1 when a 5xx was seen or
-the books disagree.
+worker, an embedded PostgreSQL) and drop its database. Exit status 1 when a 5xx was seen, a
+request got no answer within REQUEST_TIMEOUT, or the books disagree.
 """
 
 from __future__ import annotations
@@ -234,6 +234,7 @@ def run(args: argparse.Namespace) -> dict:
         "books": books_check(before, after, told), "ledger_statuses": after.ledger_statuses,
         "caller_statuses": dict(caller_statuses), "wall_s": time.time() - began, "expected_s": expected,
         "server_errors": probe.tally.server_errors + traffic.tally.server_errors,
+        "unanswered": probe.tally.unanswered + traffic.tally.unanswered,
         "load_before": load_before, "load_after": facts.load(),
     }
     print_report(summary, traffic.tally, probe.tally, samples)
@@ -249,7 +250,8 @@ def main() -> None:
     args = parser.parse_args()
     with exit_on_signals(watchdog=STARTUP_BOUND + bound_after_startup(args)):
         summary = run(args)
-    sys.exit(0 if summary["server_errors"] == 0 and summary["books"]["equal"] else 1)
+    clean = summary["server_errors"] == 0 and summary["unanswered"] == 0 and summary["books"]["equal"]
+    sys.exit(0 if clean else 1)
 
 
 if __name__ == "__main__":

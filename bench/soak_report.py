@@ -203,6 +203,9 @@ def print_report(summary: dict, soak: Tally, capacity: Tally, samples: list[Samp
     print(f"credits: told {books['told']}, ledger {books['ledger']} (debited {books['ledger_debited']}), "
           f"day counter +{books['counter']}, balance -{books['balance']}: "
           + ("ledger = counter = balance" if books["equal"] else "MISMATCH"))
+    if books["told"] != books["ledger"]:
+        print(f"  told {books['ledger'] - books['told']} fewer than the ledger: requests metered whose caller got "
+              f"no answer ({summary['unanswered']} unanswered in all)")
     print(f"ledger rows by status: {json.dumps(summary['ledger_statuses'], sort_keys=True)}; "
           f"callers saw: {json.dumps(summary['caller_statuses'], sort_keys=True)}")
     print(f"wall time {summary['wall_s']:.0f} s (expected about {summary['expected_s']:.0f} s); load average "
