@@ -220,15 +220,23 @@ class Settings:
     worker_metrics_host: str = _setting("127.0.0.1", "Address the worker's metrics port binds to.", str)
     sync_intervals: str = _setting(
         "",
-        "Overrides of the incremental sync interval per resource, as resource=duration "
-        "pairs (units s, m, h, d), e.g. earnings=2m,posts=30m. Defaults per resource: "
-        "docs/sync.md.",
+        "Overrides of the head interval per resource, as resource=duration pairs (units s, "
+        "m, h, d), e.g. earnings=30s,posts=5m: how often one cheap request asks the upstream "
+        "whether the resource has new rows (the partitioned passes run only when it has). "
+        "Defaults per resource: docs/sync.md.",
+        _durations,
+    )
+    sync_lookback_intervals: str = _setting(
+        "",
+        "Overrides of the lookback interval per resource (resource=duration): how often the "
+        "lookback window is re-read for values that change late (earnings status, payout "
+        "state), measured on the upstream's clock. Defaults per resource: docs/sync.md.",
         _durations,
     )
     sync_lookbacks: str = _setting(
         "",
         "Overrides of the lookback window per resource (resource=duration): how much before "
-        "its coverage end each incremental run re-reads, so values that still change "
+        "its coverage end each lookback re-read reads again, so values that still change "
         "(earnings status, payout state) reach the store. Defaults: docs/sync.md.",
         _durations,
     )
@@ -273,6 +281,13 @@ class Settings:
     )
     backfill_requests_per_second: float = _setting(
         10.0, "Upstream requests per second one process spends on backfill (0: unpaced).", float
+    )
+    sync_upstream_rps: float = _setting(
+        10.0,
+        "Upstream requests per second per account that all sync workers together may make "
+        "(a token bucket in PostgreSQL; backfills take only spare slots). Set it to the "
+        "upstream's per-account rate limit. 0: no budget.",
+        float,
     )
 
     # --- events, webhooks, exports (docs/events.md) -------------------------------
@@ -363,7 +378,7 @@ class Settings:
                 yield f"{env_name(rate)} must be between 0 and 1"
         if self.db_pool_min > self.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
-        for name in ("sync_intervals", "sync_lookbacks"):
+        for name in ("sync_intervals", "sync_lookbacks", "sync_lookback_intervals"):
             try:
                 parse_durations(getattr(self, name))
             except ValueError as exc:
@@ -380,8 +395,9 @@ class Settings:
                      "webhook_poll_seconds", "export_batch_rows"):
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
-        if self.backfill_requests_per_second < 0:
-            yield f"{env_name('backfill_requests_per_second')} must not be negative"
+        for name in ("backfill_requests_per_second", "sync_upstream_rps"):
+            if getattr(self, name) < 0:
+                yield f"{env_name(name)} must not be negative"
         keys = secret_key_list(self.secret_keys)
         for position, key in enumerate(keys, start=1):
             if not is_fernet_key(key):  # by position: the value itself is never shown

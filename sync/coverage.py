@@ -54,6 +54,41 @@ def kinds_due(
     return plan
 
 
+def incremental_mode(
+    partitions: dict[str, dict], *, has_head: bool, lookback_at: int | None, now: int,
+    lookback_interval: int,
+) -> str:
+    """What an incremental run does now (see docs/sync.md, "Cadences"):
+
+    - ``resume``: finish the passes a previous holder left unfinished;
+    - ``lookback``: read every partition over ``[coverage_end - lookback, now]`` (a first
+      sync, a partition without coverage, a resource without a head check, or the lookback
+      re-read is due: ``lookback_interval`` upstream seconds since the last one began);
+    - ``head``: ask the head check; the partitions are read (new rows only) when it sees news.
+    """
+    if any(part.get("incremental") is not None for part in partitions.values()):
+        return "resume"
+    if (not has_head or not partitions or lookback_at is None
+            or now >= lookback_at + lookback_interval
+            or any(part.get("coverage") is None for part in partitions.values())):
+        return "lookback"
+    return "head"
+
+
+def coverage_end_of(partitions: dict[str, dict]) -> int:
+    """The resource's coverage end in unix seconds (every partition has a coverage)."""
+    return min(part["coverage"][1] for part in partitions.values())
+
+
+def extended_to(partitions: dict[str, dict], now: int) -> dict[str, dict]:
+    """The partitions with their coverage ending at ``now``: what a head check that saw
+    nothing new after the coverage end may claim (every row up to ``now`` is stored)."""
+    return {
+        name: {**part, "coverage": [part["coverage"][0], max(part["coverage"][1], now)]}
+        for name, part in partitions.items()
+    }
+
+
 def new_window(
     coverage: list | None,
     kind: str,

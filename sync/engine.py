@@ -1,7 +1,9 @@
 """The one generic sync engine: runs any resource description for one leased task.
 
 A task (one account, one resource) may carry three kinds of work, run in this order:
-``incremental``, ``backfill`` (at most ``sync_backfill_slice_seconds`` per claim, so the
+``incremental`` (each head interval: the resource's head check, one cheap request, and the
+partitioned passes over the new rows only when it saw news; the whole lookback window on
+its own slower cadence), ``backfill`` (at most ``sync_backfill_slice_seconds`` per claim, so the
 incremental sync of the same pair keeps its interval while a long backfill runs) and
 ``reconcile``; ``sync.coverage`` plans their windows. Each page is fetched by
 ``sync.pipeline`` and written in its own transaction together with the new cursor, the
@@ -28,31 +30,23 @@ from psycopg_pool import AsyncConnectionPool
 from app.crypto.keyring import Keyring, UnreadableSecret
 from app.settings import Settings
 from app.upstream.client import UpstreamAccount, UpstreamClient
-from app.upstream.errors import UpstreamCredentialsRejected, UpstreamError, UpstreamRateLimited
-from app.upstream.retry import backoff_delay
 from app.upstream.stats import track_upstream_calls
 from sync import leases, state
+from sync.budget import UpstreamBudget
 from sync.clock import UpstreamClock
-from sync.coverage import (
-    PartitionPass,
-    covered_after_page,
-    covered_after_pass,
-    kinds_due,
-    new_window,
-    resource_coverage,
-)
+from sync.coverage import (PartitionPass, coverage_end_of, covered_after_page, covered_after_pass,
+                           extended_to, incremental_mode, kinds_due, new_window, resource_coverage)
+from sync.failures import CredentialUnreadable, describe, expected, retry_delay
 from sync.leases import Lease, LeaseLost
-from sync.metrics import record_pass
+from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
-from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_of, resource
+from sync.resources import (REGISTRY, Partition, Resource, interval_of, lookback_interval_of,
+                            lookback_of, resource)
 from sync.writers import PageWriter, WriteCounts
 
 __all__ = ["SyncContext", "TaskRunner", "covered_after_page", "covered_after_pass", "run_lease"]
 
 logger = logging.getLogger(__name__)
-
-#: The first retry of a failed task waits up to this long; the ceiling doubles per failure.
-RETRY_BASE_SECONDS = 10.0
 
 
 @dataclass
@@ -67,6 +61,8 @@ class SyncContext:
     pacer: AbstractAsyncContextManager  # sync.pacing.backfill_pacer
     keyring: Keyring  # decrypts the leased accounts' credentials
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    # The per-account upstream budget every request takes a slot from (None: no budget).
+    budget: UpstreamBudget | None = None
 
 
 @dataclass
@@ -104,9 +100,7 @@ class TaskRunner:
         try:
             token = self.ctx.keyring.decrypt(self.lease.upstream_token)
         except UnreadableSecret as exc:
-            failure = CredentialUnreadable(f"stored credential unreadable: {exc}")
-            await state.record_error(self.conn, self.lease.account_id, self.lease.resource, _describe(failure))
-            await self._release_after_failure(failure)
+            await self._release_after_failure(CredentialUnreadable(f"stored credential unreadable: {exc}"))
             return
         self.account = UpstreamAccount(self.lease.account_id, token)
         await self.writer.prepare(self.conn)
@@ -118,9 +112,13 @@ class TaskRunner:
             reconcile_since=self.lease.reconcile_since,
         )
         finished: dict[str, bool] = {}
+        read_rows = False  # an incremental pass read the partitions (not only a head check)
         try:
             for kind, since in plan:
-                finished[kind] = await self._run_kind(kind, since)
+                if kind == "incremental":
+                    finished[kind], read_rows = await self._incremental()
+                else:
+                    finished[kind] = await self._run_kind(kind, since)
                 if self.ctx.stopping.is_set():
                     break
         except LeaseLost:
@@ -134,7 +132,7 @@ class TaskRunner:
         # Unfinished work (a backfill slice ended, the worker is stopping) is due at once:
         # whoever claims the task next resumes it from the stored cursor.
         unfinished = any(not finished.get(kind, False) for kind, _ in plan)
-        if finished.get("incremental"):
+        if finished.get("incremental") and read_rows:
             dependents = [r.name for r in REGISTRY.values() if self.resource.name in r.after]
             await leases.nudge(self.conn, self.lease.account_id, dependents)
         await leases.release(
@@ -155,14 +153,80 @@ class TaskRunner:
         for part in self.partitions:
             self.state["partitions"].setdefault(part.name, {"coverage": None})
 
-    async def _run_kind(self, kind: str, since: datetime | None) -> bool:
-        """Run (or resume) the kind's pass on every partition. True when all completed."""
+    async def _incremental(self) -> tuple[bool, bool]:
+        """The incremental run (``sync.coverage.incremental_mode`` says which): returns
+        (completed, whether the partitions were read)."""
+        settings = self.ctx.settings
         now = await self.ctx.clock.now()
-        work = [w for part in self.partitions if (w := self._pass_for(part, kind, since, now))]
+        mode = incremental_mode(
+            self.state["partitions"], has_head=self.resource.head is not None,
+            lookback_at=self.state.get("lookback_at"), now=now,
+            lookback_interval=lookback_interval_of(settings, self.resource),
+        )
+        if mode == "head":
+            if not await self._head_check(now):
+                return True, False
+            mode = "new rows"
+        lookback = 0
+        if mode == "lookback":
+            lookback = lookback_of(settings, self.resource)
+            # Committed with the pass's first page; an unfinished pass is resumed anyway.
+            self.state["lookback_at"] = now
+        return await self._run_kind("incremental", None, now=now, lookback=lookback, mode=mode), True
+
+    async def _head_check(self, now: int) -> bool:
+        """Ask the resource's head check whether anything appeared after the coverage end.
+        Nothing: the coverage moves to ``now`` (one fenced statement) and False. News: True
+        (the caller reads the partitions' new rows)."""
+        head = self.resource.head
+        partitions = self.state["partitions"]
+        since = coverage_end_of(partitions)
+        query = head.request(since, now)
+        body, rows = None, []
+        if query is not None:
+            await self._take_slot(backfill=False)
+            body = await self.ctx.upstream.get_json(
+                self.account, self.resource.path, params=query, decode=self.resource.decode_page
+            )
+            rows = self.resource.rows(body)
+        news, marks = head.news(body, rows, since, now, self.state.get("head"))
+        record_head_check(self.lease.resource, news=news, requests=int(query is not None))
+        if news:
+            self.state["head"] = marks  # committed with the first page of the new rows
+            return True
+        new_state = {**self.state, "partitions": extended_to(partitions, now), "head": marks}
+        coverage_start, coverage_end = resource_coverage(new_state["partitions"])
+        fenced = await state.advance_coverage(
+            self.conn, account_id=self.lease.account_id, resource=self.lease.resource,
+            token=self.lease.token, lease=self.ctx.settings.sync_lease_seconds,
+            cursor=new_state, coverage_start=coverage_start, coverage_end=coverage_end,
+        )
+        if not fenced:
+            raise LeaseLost(f"{self.lease.account_id}:{self.lease.resource}")
+        self.state = new_state
+        return False
+
+    async def _take_slot(self, *, backfill: bool) -> None:
+        """A slot of the account's upstream budget; backfill slots yield to the others."""
+        if self.ctx.budget is not None:
+            await self.ctx.budget.acquire(self.lease.account_id, backfill=backfill)
+
+    async def _run_kind(
+        self, kind: str, since: datetime | None, *, now: int | None = None, lookback: int = 0,
+        mode: str | None = None,
+    ) -> bool:
+        """Run (or resume) the kind's pass on every partition. True when all completed.
+        ``lookback``: how far before its coverage end a new incremental pass starts."""
+        if now is None:
+            now = await self.ctx.clock.now()
+        work = [w for part in self.partitions
+                if (w := self._pass_for(part, kind, since, now, lookback))]
         if not work:
             return True
         details = {"lease_token": str(self.lease.token),
                    "passes": {w.partition.name: [w.lo, w.hi] for w in work}}
+        if mode is not None:
+            details["mode"] = mode
         run_id = await state.start_run(
             self.conn, self.lease.account_id, self.lease.resource, kind, self.ctx.worker_id, details
         )
@@ -188,7 +252,7 @@ class TaskRunner:
                     work, fetch, write, prefetch=self.ctx.settings.sync_prefetch_pages, halted=halted
                 )
             except BaseException as exc:
-                await self._finish_run(run_id, "failed", calls.retries, error=_describe(exc))
+                await self._finish_run(run_id, "failed", calls.retries, error=describe(exc))
                 raise
         status = "succeeded" if complete or not self.ctx.stopping.is_set() else "abandoned"
         error = None if status == "succeeded" else "worker stopping; resumes from its cursor"
@@ -211,17 +275,19 @@ class TaskRunner:
         return complete
 
     def _pass_for(
-        self, part: Partition, kind: str, since: datetime | None, now: int
+        self, part: Partition, kind: str, since: datetime | None, now: int, lookback: int
     ) -> PartitionPass | None:
         """The partition's pass of ``kind``: the stored one (resume) or a new one."""
         pstate = self.state["partitions"][part.name]
         stored = pstate.get(kind)
         if stored is not None:
             return PartitionPass(part, stored["lo"], stored["hi"], stored["position"])
+        if pstate.get("coverage") is None:
+            # A first pass reads the recent past (older history is a backfill's job).
+            lookback = lookback_of(self.ctx.settings, self.resource)
         window = new_window(
             pstate.get("coverage"), kind, since, now,
-            lookback=lookback_of(self.ctx.settings, self.resource),
-            full_refresh=self.resource.full_refresh,
+            lookback=lookback, full_refresh=self.resource.full_refresh,
         )
         if window is None:
             return None
@@ -230,10 +296,12 @@ class TaskRunner:
         return PartitionPass(part, lo, hi, None)
 
     async def _fetch_page(self, w: PartitionPass, *, paced: bool) -> Page:
-        """One upstream page of the pass at its position (backfill pages wait for the pacer)."""
+        """One upstream page of the pass at its position, after a slot of the account's
+        budget (backfill and reconcile pages: a spare slot, after the process's pacer)."""
         if paced:
             async with self.ctx.pacer:
                 pass
+        await self._take_slot(backfill=paced)
         cursor = self.resource.cursor
         query = cursor.request(w.lo, w.hi, w.position, self.ctx.settings.sync_page_size)
         body = await self.ctx.upstream.get_json(
@@ -297,23 +365,17 @@ class TaskRunner:
         )
 
     async def _release_after_failure(self, exc: BaseException) -> None:
-        """Log the failure and schedule a retry: Retry-After when the upstream gave one,
-        the resource's interval for rejected credentials, else the upstream client's
-        backoff (ceiling doubling per consecutive failure, full jitter) up to a cap."""
-        settings = self.ctx.settings
+        """Log the failure, record it as the pair's last error (a run already did; a head
+        check has none: the same text makes no new event) and schedule a retry."""
         failures = self.lease.failures + 1
-        if isinstance(exc, UpstreamRateLimited) and exc.retry_after:
-            delay = exc.retry_after
-        elif isinstance(exc, UpstreamCredentialsRejected | CredentialUnreadable):
-            delay = interval_of(settings, self.resource)  # waits for an operator either way
-        else:
-            delay = backoff_delay(failures, base=RETRY_BASE_SECONDS, cap=settings.sync_retry_max_seconds)
+        delay = retry_delay(exc, failures, self.ctx.settings, interval_of(self.ctx.settings, self.resource))
         logger.warning(
             "sync_task_failed",
-            extra={**self._log_fields(), "error": _describe(exc), "failures": failures,
+            extra={**self._log_fields(), "error": describe(exc), "failures": failures,
                    "retry_in": round(delay, 1)},
-            exc_info=not isinstance(exc, UpstreamError | CredentialUnreadable),
+            exc_info=not expected(exc),
         )
+        await state.record_error(self.conn, self.lease.account_id, self.lease.resource, describe(exc))
         await leases.release(
             self.conn, self.lease, due_at=datetime.now(UTC) + timedelta(seconds=delay), failed=True
         )
@@ -321,18 +383,6 @@ class TaskRunner:
     def _log_fields(self) -> dict:
         return {"account_id": self.lease.account_id, "resource": self.lease.resource,
                 "worker": self.ctx.worker_id}
-
-
-class CredentialUnreadable(Exception):
-    """The leased account's stored credential opens with no key of RELAY_SECRET_KEYS."""
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, BaseExceptionGroup):
-        return _describe(exc.exceptions[0])
-    if isinstance(exc, UpstreamError):
-        return f"{exc.code}: {exc.reason}"
-    return f"{type(exc).__name__}: {exc}"
 
 
 async def run_lease(ctx: SyncContext, lease: Lease, *, on_page: Callable[[], None] | None = None) -> None:

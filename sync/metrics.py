@@ -22,6 +22,15 @@ SYNC_PASS_SECONDS = Histogram(
     ["resource", "kind"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
 )
+HEAD_CHECKS = Counter(
+    "relay_sync_head_checks",
+    "Head checks by resource and outcome (news: the partitions were read; idle: the coverage "
+    "moved forward for the check's request alone).",
+    ["resource", "outcome"],
+)
+HEAD_REQUESTS = Counter(
+    "relay_sync_head_requests", "Upstream requests made by head checks.", ["resource"]
+)
 COVERAGE_LAG = Gauge(
     "relay_sync_coverage_lag_seconds",
     "Now minus the coverage end, across the active accounts of a resource: worst and p95.",
@@ -50,6 +59,12 @@ def record_pass(resource: str, kind: str, seconds: float, inserted: int, updated
     for outcome, count in (("inserted", inserted), ("updated", updated), ("unchanged", unchanged)):
         if count:
             SYNC_ROWS.labels(resource, outcome).inc(count)
+
+
+def record_head_check(resource: str, *, news: bool, requests: int) -> None:
+    HEAD_CHECKS.labels(resource, "news" if news else "idle").inc()
+    if requests:
+        HEAD_REQUESTS.labels(resource).inc(requests)
 
 
 async def refresh_store_gauges(conn: AsyncConnection) -> None:

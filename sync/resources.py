@@ -4,8 +4,10 @@ A description is data: the upstream path (a constant of ``app.upstream.paths``),
 endpoint pages (a strategy of ``sync.cursors``), the partitions it is read in (one query
 per earnings type and tips source, per posts archive bucket, per tracking link), where the
 rows sit in an answer, the target table (``app.store.mapping.TABLES``: its columns, key
-and upsert, the one definition the store's write-back uses too), the default interval and
-lookback. ``sync.engine`` runs any of them; ``sync.writers`` builds its statement from the
+and upsert, the one definition the store's write-back uses too), its head check (one cheap
+request that says whether anything new appeared, ``sync.heads``) and its cadences: the head
+interval, the lookback window and how often that is re-read. ``sync.engine`` runs any of
+them; ``sync.writers`` builds its statement from the
 table. The table's column expressions read ``%(name)s`` parameters from the partition's
 ``constants`` (e.g. the earnings ``type`` the query asked for).
 """
@@ -32,6 +34,7 @@ from sync.cursors import (
     SingleRequestWindow,
     SnapshotOffsetCursor,
 )
+from sync.heads import HeadCheck, NewDay, NewestFirstList, NewestInWindow, PostsHead
 from sync.state import stored_link_ids
 
 __all__ = ["EARNINGS_TYPES", "REGISTRY", "TIPS_SOURCES", "Partition", "Resource", "resource"]
@@ -61,8 +64,15 @@ class Resource:
     cursor: Cursor
     rows_member: str = "list"
     partitions: tuple[Partition, ...] | PartitionSource = (Partition("all"),)
-    interval: int = 10 * MINUTE
+    # Asked every ``interval`` whether new rows appeared; None: every incremental run
+    # reads its partitions (then ``interval`` is the time between passes).
+    head: HeadCheck | None = None
+    # The head interval: with the pass it may trigger, how late a new row reaches the store.
+    interval: int = MINUTE
     lookback: int = 0
+    # How often (upstream time) the incremental run re-reads the whole lookback window for
+    # values that change late; between those re-reads a pass reads only new rows.
+    lookback_interval: int = 30 * MINUTE
     # Every incremental pass reads everything (no lookback, nothing to backfill).
     full_refresh: bool = False
     # Resources whose rows must be stored first (their partitions are read from them).
@@ -138,7 +148,8 @@ EARNINGS = Resource(
     path=paths.EARNINGS_TRANSACTIONS,
     cursor=KeysetTimeCursor(max_page_size=1000),
     partitions=_earnings_partitions(),
-    interval=5 * MINUTE,
+    head=NewestInWindow(KeysetTimeCursor(max_page_size=1000)),
+    interval=MINUTE,
     # A payment stays `loading` for its payoutPendingDays (up to 21 seen), then settles.
     lookback=22 * DAY,
 )
@@ -149,7 +160,8 @@ CHARGEBACKS = Resource(
     table=TABLES["chargebacks"],
     path=paths.PAYOUTS_CHARGEBACKS,
     cursor=SnapshotOffsetCursor(max_page_size=100),
-    interval=15 * MINUTE,
+    head=NewestInWindow(SnapshotOffsetCursor(max_page_size=100)),
+    interval=90,
     lookback=30 * DAY,
 )
 
@@ -158,7 +170,8 @@ PAYOUT_REQUESTS = Resource(
     path=paths.PAYOUTS_REQUESTS,
     # The endpoint's page size is fixed at 10 and it takes no limit.
     cursor=SnapshotOffsetCursor(max_page_size=None),
-    interval=15 * MINUTE,
+    head=NewestInWindow(SnapshotOffsetCursor(max_page_size=None)),
+    interval=90,
     # A request is pending for its first days, then approved or rejected.
     lookback=30 * DAY,
 )
@@ -175,7 +188,8 @@ POSTS = Resource(
         Partition("archived", params=MappingProxyType({"label": "archived"})),
         Partition("private_archived", params=MappingProxyType({"label": "private_archived"})),
     ),
-    interval=10 * MINUTE,
+    head=PostsHead(),
+    interval=MINUTE,
     # Favorites and tips keep changing on recent posts.
     lookback=30 * DAY,
 )
@@ -186,7 +200,9 @@ TRACKING_LINKS = Resource(
     table=TABLES["tracking_links"],
     path=paths.TRACKING_LINKS,
     cursor=OffsetListCursor(max_page_size=100),
-    interval=30 * MINUTE,
+    head=NewestFirstList(),
+    interval=90,
+    # Each lookback re-read is a full refresh (a link's name may change).
     full_refresh=True,
 )
 
@@ -209,7 +225,8 @@ TRACKING_LINK_DAILY_STATS = Resource(
     cursor=SingleRequestWindow(),
     rows_member="daily_metrics",
     partitions=_stored_links,
-    interval=30 * MINUTE,
+    head=NewDay(),
+    interval=90,
     # Today's counts grow until the day ends; late scans may revise the day before.
     lookback=3 * DAY,
     after=("tracking_links",),
@@ -229,8 +246,14 @@ def resource(name: str) -> Resource:
 
 
 def interval_of(settings: Settings, res: Resource) -> int:
-    """Seconds between incremental syncs: the setting's override, else the description's."""
+    """Seconds between head checks (incremental runs): the setting's override, else the
+    description's."""
     return parse_durations(settings.sync_intervals).get(res.name, res.interval)
+
+
+def lookback_interval_of(settings: Settings, res: Resource) -> int:
+    """Upstream seconds between re-reads of the lookback window."""
+    return parse_durations(settings.sync_lookback_intervals).get(res.name, res.lookback_interval)
 
 
 def lookback_of(settings: Settings, res: Resource) -> int:

@@ -47,6 +47,30 @@ BOOKKEEPING = f"""
 BOOKKEEPING_COLUMNS = ", (SELECT count(*) FROM fence)"
 
 
+# A head check that saw nothing new: the cursor with its partitions' coverage moved to the
+# check's "now", and the pair's last success, only while the lease is ours (the fence).
+_ADVANCE = f"""
+WITH fence AS ({FENCE_SQL})
+UPDATE sync_state SET cursor = %(cursor)s, coverage_start = %(coverage_start)s,
+       coverage_end = %(coverage_end)s, last_success_at = now(), last_error = NULL,
+       updated_at = now()
+WHERE account_id = %(account_id)s AND resource = %(resource)s AND EXISTS (SELECT FROM fence)
+RETURNING 1
+"""
+
+
+async def advance_coverage(
+    conn: AsyncConnection, *, account_id: int, resource: str, token: Any, lease: float,
+    cursor: dict, coverage_start: datetime | None, coverage_end: datetime | None,
+) -> bool:
+    """Store the cursor and coverage a head check moved forward; False: the lease is lost."""
+    cur = await conn.execute(_ADVANCE, {
+        "account_id": account_id, "resource": resource, "token": token, "lease": lease,
+        "cursor": jsonb(cursor), "coverage_start": coverage_start, "coverage_end": coverage_end,
+    })
+    return await cur.fetchone() is not None
+
+
 async def load_cursor(conn: AsyncConnection, account_id: int, resource: str) -> dict | None:
     """The stored cursor of the pair (its ``sync_state`` row is created if missing)."""
     await conn.execute(

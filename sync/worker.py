@@ -25,6 +25,7 @@ from app.db.urls import plain_url
 from app.settings import Settings
 from app.upstream.client import UpstreamClient
 from sync import leases
+from sync.budget import UpstreamBudget
 from sync.clock import upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
@@ -99,6 +100,7 @@ class Worker:
                 pacer=backfill_pacer(settings.backfill_requests_per_second),
                 keyring=keyring,
                 stopping=self.stopping,
+                budget=UpstreamBudget(pool, settings.sync_upstream_rps),
             )
             metrics = self._serve_metrics()
             logger.info("worker_started", extra={"worker": self.name, "metrics_port": metrics})

@@ -9,6 +9,7 @@ import threading
 import time
 
 import httpx
+import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from sync.budget import UpstreamBudget
@@ -86,3 +87,110 @@ async def test_backfill_waits_while_incremental_slots_are_promised(db, database_
     assert [kind for kind, _ in finished] == ["incremental"] * 4 + ["backfill"]
     (rows,) = db.execute("SELECT count(*) FROM upstream_budget WHERE account_id = %s", (ACCOUNT,)).fetchone()
     assert rows == 1
+
+
+# --- the engine on the budget: worker processes against the sandbox's per-account limit ---
+
+def _worker_processes(database_url, sandbox, names, **env):
+    from tests.sync.test_kill_resume import relay, worker_env
+
+    return [relay("worker", env=worker_env(database_url, sandbox, RELAY_WORKER_ID=name, **env))
+            for name in names]
+
+
+def _stop(workers) -> list[int]:
+    import signal
+
+    for worker in workers:
+        worker.send_signal(signal.SIGTERM)
+    return [worker.wait(30) for worker in workers]
+
+
+@pytest.mark.slow
+def test_two_worker_processes_on_the_budget_get_almost_no_429(db, database_url, sandbox, sync_settings, new_account):
+    from sync.resources import REGISTRY
+    from tests.sync.test_kill_resume import wait_for
+
+    accounts = [new_account(earnings=6000, history_days=200) for _ in range(3)]
+    sandbox.set_rate_limit(rps=RATE)
+    sandbox._call("POST", "/_sandbox/stats/reset")
+    for account_id in accounts:
+        for name in REGISTRY:
+            db.execute("INSERT INTO sync_tasks (account_id, resource, backfill_since) VALUES (%s, %s, 'epoch')",
+                       (account_id, name))
+    workers = _worker_processes(
+        database_url, sandbox, ("worker-a", "worker-b"), RELAY_SYNC_UPSTREAM_RPS=str(RATE),
+        RELAY_SYNC_WORKER_CONCURRENCY="4", RELAY_SYNC_PAGE_SIZE="200",
+        RELAY_BACKFILL_REQUESTS_PER_SECOND="0", RELAY_SYNC_BACKFILL_SLICE_SECONDS="2",
+    )
+    try:
+        def all_done() -> bool:
+            (left,) = db.execute(
+                "SELECT count(*) FROM sync_tasks t LEFT JOIN sync_state s USING (account_id, resource) "
+                "WHERE t.backfill_since IS NOT NULL OR s.last_success_at IS NULL OR t.lease_owner IS NOT NULL"
+            ).fetchone()
+            return left == 0
+
+        wait_for(all_done, 150, "every task synced and backfilled")
+    finally:
+        codes = _stop(workers)
+    assert codes == [0, 0]
+
+    counters = sandbox.requests()
+    made = sum(counters["requests"].values())
+    refused = sum(counters["rate_limited"].values())
+    assert made > 3 * 40  # the backfills took many requests per account
+    assert refused / made < 0.01, counters
+    workers_seen = {w for (w,) in db.execute("SELECT DISTINCT worker FROM sync_runs")}
+    assert workers_seen == {"worker-a", "worker-b"}
+
+
+@pytest.mark.slow
+def test_a_running_backfill_does_not_starve_the_incremental_sync_of_the_account(
+    db, database_url, sandbox, sync_settings, new_account
+):
+    """The earnings backfill of an account takes only spare slots of its budget: the head
+    checks of its other resources keep their one-second interval meanwhile."""
+    from tests.sync.test_kill_resume import wait_for
+
+    account_id = new_account(earnings=20000, history_days=365)
+    sandbox.set_rate_limit(rps=RATE)
+    sandbox.set_clock(frozen=False)
+    workers = _worker_processes(
+        database_url, sandbox, ("worker-a",), RELAY_SYNC_UPSTREAM_RPS=str(RATE),
+        RELAY_SYNC_INITIAL_BACKFILL="false", RELAY_SYNC_PAGE_SIZE="100",
+        RELAY_SYNC_INTERVALS="posts=1s,chargebacks=1s,earnings=1s",
+        RELAY_BACKFILL_REQUESTS_PER_SECOND="0", RELAY_SYNC_WORKER_CONCURRENCY="6",
+    )
+    try:
+        def synced(resource: str) -> bool:
+            row = db.execute("SELECT last_success_at FROM sync_state WHERE account_id = %s AND resource = %s",
+                             (account_id, resource)).fetchone()
+            return row is not None and row[0] is not None
+
+        wait_for(lambda: synced("posts") and synced("earnings"), 60, "the first passes")
+        db.execute("UPDATE sync_tasks SET backfill_since = 'epoch' WHERE account_id = %s AND resource = 'earnings'",
+                   (account_id,))
+
+        def backfill_pages() -> int:
+            (pages,) = db.execute("SELECT coalesce(sum(pages), 0) FROM sync_runs WHERE account_id = %s "
+                                  "AND kind = 'backfill'", (account_id,)).fetchone()
+            return pages
+
+        wait_for(lambda: backfill_pages() >= 5, 60, "the backfill under way")
+        lags = []
+        for _ in range(6):
+            time.sleep(1)
+            (lag,) = db.execute(
+                "SELECT extract(epoch FROM clock_timestamp() - last_success_at) FROM sync_state "
+                "WHERE account_id = %s AND resource = 'posts'", (account_id,)).fetchone()
+            lags.append(float(lag))
+        (backfilling,) = db.execute("SELECT backfill_since IS NOT NULL FROM sync_tasks "
+                                    "WHERE account_id = %s AND resource = 'earnings'", (account_id,)).fetchone()
+    finally:
+        codes = _stop(workers)
+    assert codes == [0]
+    assert backfilling  # the backfill was still running all along
+    # Posts checked every ~1 s (plus a slot of the budget) throughout.
+    assert max(lags) < 3.0, lags
+    assert sandbox.requests(account_id)["rate_limited"] == {}
