@@ -19,12 +19,8 @@ from bench.minimal_app import fetch_page
 
 
 async def page(request: Request, account_id: int, marker: int) -> dict:
-    async with request.app.state.pool.connection() as conn:
-        await conn.set_autocommit(True)  # one round trip per query, as the store routes do
-        try:
-            return await fetch_page(conn, account_id, marker)
-        finally:
-            await conn.set_autocommit(False)
+    async with request.app.state.pool.connection() as conn:  # autocommit, as the store routes
+        return await fetch_page(conn, account_id, marker)
 
 
 @v1_get("/v1/{account_id:int}/bench/earnings", permission="api_earnings_list")

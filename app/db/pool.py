@@ -1,7 +1,10 @@
-"""The psycopg connection pool of one process (the API's hot path and the workers)."""
+"""The psycopg connection pool of the API process."""
 
 from __future__ import annotations
 
+import select
+
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -15,18 +18,49 @@ AttemptWithBackoff.INITIAL_DELAY = 0.25
 AttemptWithBackoff.DELAY_BACKOFF = 1.0
 
 
+def _socket_quiet(conn: AsyncConnection) -> bool:
+    """Whether an idle connection's socket has nothing to read, without a round trip.
+
+    An idle backend never talks first: when it has something to say it is saying goodbye
+    (a restart's ``FATAL: terminating connection``, or the socket closing). Reading that
+    state is a ``poll`` on the socket; asking the server (``check_connection``) is one
+    more round trip per request, a quarter of a store page's database work.
+    """
+    if conn.closed or conn.broken:
+        return False
+    try:
+        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
+
+
+async def check_on_checkout(conn: AsyncConnection) -> None:
+    """The pool's ``check``: a connection whose socket is quiet is handed out as is; one
+    with something to read (a goodbye, or a notice) is checked with a round trip, which
+    raises for a dead one so the pool replaces it before a request gets it."""
+    if not _socket_quiet(conn):
+        await AsyncConnectionPool.check_connection(conn)
+
+
 def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -> AsyncConnectionPool:
-    """A pool that is not opened yet: ``await pool.open()`` in the process's lifespan."""
+    """A pool that is not opened yet: ``await pool.open()`` in the process's lifespan.
+
+    Its connections are in autocommit: the API's reads are single statements (a store
+    page is two: coverage, then rows, each consistent on its own, see app/store/source.py),
+    so a transaction would only add BEGIN and COMMIT round trips. Code that writes more
+    than one statement opens ``conn.transaction()``.
+    """
     return AsyncConnectionPool(
         plain_url(database_url),
         min_size=settings.db_pool_min,
         max_size=settings.db_pool_max,
         name=name,
         open=False,
-        # Checked on checkout (one empty round trip): after a database restart every pooled
-        # connection is dead, and a request must get a fresh one, not a broken one.
-        check=AsyncConnectionPool.check_connection,
+        # After a database restart every pooled connection is dead, and a request must get
+        # a fresh one, not a broken one.
+        check=check_on_checkout,
         # While the server is unreachable a checkout fails fast (503), not after 30 s.
         timeout=settings.db_wait_timeout,
-        kwargs={"application_name": f"creator-relay:{name}"},
+        kwargs={"application_name": f"creator-relay:{name}", "autocommit": True},
     )

@@ -15,12 +15,12 @@ from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import DateWindow, provide_date_window
 from app.store import campaigns
-from app.store.source import READER, StoreReader
+from app.store.source import StoreReader, windowed_reader
 
 @v1_get(
     "/v1/{account_id:int}/campaigns/overview",
     permission="api_campaigns_read_overview",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
@@ -37,7 +37,7 @@ async def campaigns_overview(request: Request, reader: StoreReader, window: Name
 @v1_get(
     "/v1/{account_id:int}/campaigns/chart",
     permission="api_campaigns_read_chart",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )

@@ -21,7 +21,7 @@ from app.live import live_page, relay
 from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds
 from app.store import earnings
 from app.store import earnings_feed as feeds
-from app.store.source import READER, StoreReader
+from app.store.source import StoreReader, windowed_reader
 from app.upstream import paths
 
 OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]
@@ -40,7 +40,7 @@ MarkerId = Annotated[
 @v1_get(
     "/v1/{account_id:int}/earnings",
     permission="api_earnings_list",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["earnings"],
     summary="Earnings feed (store)",
 )
@@ -71,7 +71,7 @@ async def earnings_feed(
 @v1_get(
     "/v1/{account_id:int}/earnings/chart",
     permission="api_earnings_read_chart",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["earnings"],
     summary="Earnings chart (store)",
 )

@@ -16,7 +16,7 @@ from app.gate import v1_get
 from app.params import DateWindow, Limit100, Offset, provide_date_window, unix_seconds
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
-from app.store.source import READER, StoreReader
+from app.store.source import StoreReader, windowed_reader
 
 Marker = Annotated[
     int | None, unix_seconds("Snapshot pin, unix seconds: omit on the first page, then pass back unchanged.")
@@ -26,7 +26,7 @@ Marker = Annotated[
 @v1_get(
     "/v1/{account_id:int}/payouts/chargebacks",
     permission="api_payouts_list_chargebacks",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["payouts"],
     summary="Chargebacks (store)",
 )
@@ -46,7 +46,7 @@ async def chargebacks(
 @v1_get(
     "/v1/{account_id:int}/payouts/requests",
     permission="api_payouts_list_requests",
-    dependencies={"window": provide_date_window(), **READER},
+    dependencies=windowed_reader(provide_date_window()),
     tags=["payouts"],
     summary="Payout requests (store)",
 )

@@ -15,7 +15,7 @@ from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import DateWindow, identifier, provide_open_date_window
 from app.store import campaigns
-from app.store.source import READER, StoreReader
+from app.store.source import StoreReader, windowed_reader
 
 LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
 
@@ -23,7 +23,7 @@ LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
 @v1_get(
     "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
     permission="api_tracking_links_read",
-    dependencies={"window": provide_open_date_window, **READER},
+    dependencies=windowed_reader(provide_open_date_window),
     tags=["campaigns"],
     summary="Tracking link stats (store)",
 )

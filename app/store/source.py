@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from cachetools import TTLCache
 from litestar import Request
@@ -32,7 +32,7 @@ from app.envelope import Envelope
 from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
-from app.params import AccountId
+from app.params import AccountId, DateWindow
 from app.store.credentials import readable
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
@@ -207,17 +207,13 @@ class Reader:
         of them later, so the answer is never less complete than the coverage that was read.
         """
         if not self.fresh:
+            # The pool's connections are in autocommit (app/db/pool.py): two statements,
+            # two round trips, no BEGIN or COMMIT.
             async with (self.read_pool or self.pool).connection() as conn:
-                # Autocommit: two statements, two round trips -- no BEGIN, no COMMIT, no
-                # rollback when the pool takes the connection back (the hot path's cost).
-                await conn.set_autocommit(True)
-                try:
-                    coverage = await _COVERAGE_CACHE.get(conn, self.account_id, resource)
-                    if coverage.covers(start, end, now=self.now):
-                        data = await from_store(conn, coverage)
-                        return Sourced(data, "store", coverage.synced_at)
-                finally:
-                    await conn.set_autocommit(False)
+                coverage = await _COVERAGE_CACHE.get(conn, self.account_id, resource)
+                if coverage.covers(start, end, now=self.now):
+                    data = await from_store(conn, coverage)
+                    return Sourced(data, "store", coverage.synced_at)
         data = await from_upstream()
         fetched_at = datetime.now(UTC)
         if remember is not None:
@@ -238,13 +234,10 @@ class Reader:
             )
 
 
-async def provide_reader(
-    state: State,
-    account_id: AccountId,
-    fresh: bool = Parameter(
-        default=False, description="true: read the upstream live, even when the store covers the window."
-    ),
-) -> Reader:
+Fresh = Annotated[bool, Parameter(description="true: read the upstream live, even when the store covers the window.")]
+
+
+def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) -> Reader:
     """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them.
 
     It takes the account from the gate (what ``account: ConnectedAccount`` gives) and the
@@ -267,6 +260,26 @@ async def provide_reader(
     )
 
 
-READER = {"reader": Provide(provide_reader)}
+def _provide_windowed_reader(
+    state: State, account_id: AccountId, window: NamedDependency[DateWindow], fresh: Fresh = False
+) -> Reader:
+    # ``window`` is taken only to order the two dependencies (see ``windowed_reader``).
+    return provide_reader(state, account_id, fresh)
+
+
+# Both only read what the request and the app state already hold: called in place.
+READER = {"reader": Provide(provide_reader, sync_to_thread=False)}
+
+
+def windowed_reader(window: Provide) -> dict[str, Provide]:
+    """``window`` and ``reader`` for a store-served route that takes a date window.
+
+    The reader depends on the window, so Litestar resolves them one after the other: two
+    independent dependencies would share a level, which Litestar resolves in an anyio task
+    group, a cost per request larger than the store query itself (docs/benchmarks.md).
+    """
+    return {"window": window, "reader": Provide(_provide_windowed_reader, sync_to_thread=False)}
+
+
 #: How a handler asks for it: ``reader: StoreReader``.
 StoreReader = NamedDependency[Reader]
