@@ -155,7 +155,9 @@ def next_page_url(request: Request, changes: NextParams) -> str | None:
         elif name not in changes:  # a repeated paging parameter is written once
             pairs.append((name, value))
     pairs.extend(pending.items())
-    return f"{request.url.path}?{urlencode(pairs, quote_via=quote, safe='')}"
+    # The path as the server received it, without parsing the whole URL (request.url).
+    path = request.scope.get("root_path", "") + request.scope["path"]
+    return f"{path}?{urlencode(pairs, quote_via=quote, safe='')}"
 
 
 # --- the response -------------------------------------------------------------------------

@@ -48,6 +48,27 @@ UPSTREAM_BREAKER_OPENINGS = Counter(
 )
 
 
+def count_request(route: str, method: str, status: int, source: str, seconds: float) -> None:
+    """One answered request in ``relay_http_requests`` and its latency histogram.
+
+    The labelled children are kept per label set: ``labels()`` validates and looks up its
+    arguments on every call, a cost the hot path pays twice per request otherwise.
+    """
+    children = _REQUEST_CHILDREN.get((route, method, status, source))
+    if children is None:
+        children = _REQUEST_CHILDREN[route, method, status, source] = (
+            HTTP_REQUESTS.labels(route, method, str(status), source),
+            HTTP_LATENCY.labels(route, method, source),
+        )
+    children[0].inc()
+    children[1].observe(seconds)
+
+
+#: (route template, method, status, source) -> the two labelled children; bounded by the
+#: app's routes x methods x statuses x sources.
+_REQUEST_CHILDREN: dict[tuple[str, str, int, str], tuple] = {}
+
+
 def record_call(*, attempts: int, failed: bool) -> None:
     """One upstream call: its outcome (no attempt at all: the breaker refused it) and retries."""
     outcome = "circuit_open" if attempts == 0 else "failed" if failed else "ok"

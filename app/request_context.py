@@ -22,7 +22,7 @@ import structlog
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.gate.state import PERMISSION_OPT
-from app.metrics import HTTP_LATENCY, HTTP_REQUESTS
+from app.metrics import count_request
 from app.request_id import HEADER, choose_request_id, request_id
 
 logger = logging.getLogger(__name__)
@@ -78,9 +78,8 @@ def request_context_middleware(app: ASGIApp) -> ASGIApp:
         finally:
             source = "upstream" if upstream.calls else "store" if gated and status < 400 else "none"
             route, method = scope["path_template"], scope["method"]
-            HTTP_REQUESTS.labels(route, method, str(status), source).inc()
             elapsed = time.perf_counter() - started
-            HTTP_LATENCY.labels(route, method, source).observe(elapsed)
+            count_request(route, method, status, source, elapsed)
             level = logging.WARNING if status >= 500 else logging.DEBUG
             if logger.isEnabledFor(level):  # no access line at INFO: the ledger and /metrics count
                 logger.log(level, "request_finished", extra={

@@ -55,6 +55,8 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
     """The gate's answer when it refuses the request (in the order of checks), else None."""
     if not result.authenticated or not digests_match(result.key_hash or b"", digest):
         return ApiError(401, UNAUTHENTICATED, "unauthenticated")
+    if result.counted and result.permitted and result.verdict != 404:
+        return None  # admitted: the common case builds nothing
     headers = {name.decode(): value.decode() for name, value in rate_limit_headers(result)}
     if not result.counted:
         return ApiError(

@@ -8,8 +8,6 @@ Litestar calls with the handler's arguments only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from litestar.types import Receive, Scope
@@ -35,14 +33,20 @@ class GateState:
 _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
 
 
-@contextmanager
-def open_gate(state: GateState) -> Iterator[None]:
-    """``state`` is the current request's gate state inside the block."""
-    token = _current.set(state)
-    try:
-        yield
-    finally:
-        _current.reset(token)
+class open_gate:  # noqa: N801 - used as a function: ``with open_gate(state):``
+    """``state`` is the current request's gate state inside the block (a class, not a
+    generator: this runs on every request)."""
+
+    __slots__ = ("_state", "_token")
+
+    def __init__(self, state: GateState) -> None:
+        self._state = state
+
+    def __enter__(self) -> None:
+        self._token = _current.set(self._state)
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self._token)
 
 
 def current_gate() -> GateState:

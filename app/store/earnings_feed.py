@@ -90,7 +90,7 @@ ORDER BY created_at DESC, id DESC{limit}
 def feed_statement(
     query: FeedQuery, account_id: int, now: datetime, *, limit: int | None = FEED_PAGE_SIZE + 1,
     floor: datetime | None = None,
-) -> tuple[sql.Composed, list]:
+) -> tuple[str, list]:
     """The keyset query of one page (exposed for EXPLAIN checks and the benchmark):
     ``limit`` rows (None: all) from the cursor down to ``floor`` (default: the window's start)."""
     params: list[Any] = [account_id, max(query.start, floor) if floor else query.start, query.upper(now)]
@@ -104,7 +104,8 @@ def feed_statement(
     else:
         cursor = " AND (created_at, id) < (%s, %s)"
         params += [_from_unix(query.marker), query.marker_id]
-    return sql.SQL(_feed_text(query.type, query.tips_source, cursor, limit)), params
+    # The rendered text, not an ``sql.SQL``: psycopg caches the conversion of a plain string.
+    return _feed_text(query.type, query.tips_source, cursor, limit), params
 
 
 @functools.lru_cache(maxsize=256)

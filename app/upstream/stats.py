@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app.metrics import record_call
@@ -34,18 +32,22 @@ _tracked_stats: contextvars.ContextVar[tuple[UpstreamStats, ...]] = contextvars.
 )
 
 
-@contextlib.contextmanager
-def track_upstream_calls() -> Iterator[UpstreamStats]:
+class track_upstream_calls:  # noqa: N801 - used as a function: ``with track_upstream_calls() as stats:``
     """Count the upstream calls made inside the block (and by tasks it starts).
 
-    The sync engine wraps a run in it and records ``stats.retries`` in the run log.
+    The sync engine wraps a run in it and records ``stats.retries`` in the run log; the API
+    wraps every request (a class, not a generator: it runs on every request).
     """
-    stats = UpstreamStats()
-    token = _tracked_stats.set((*_tracked_stats.get(), stats))
-    try:
-        yield stats
-    finally:
-        _tracked_stats.reset(token)
+
+    __slots__ = ("_stats", "_token")
+
+    def __enter__(self) -> UpstreamStats:
+        self._stats = UpstreamStats()
+        self._token = _tracked_stats.set((*_tracked_stats.get(), self._stats))
+        return self._stats
+
+    def __exit__(self, *exc: object) -> None:
+        _tracked_stats.reset(self._token)
 
 
 def record_upstream_call(*, attempts: int, failed: bool) -> None:

@@ -172,6 +172,6 @@ def test_the_feed_query_walks_the_keyset_index_without_sorting(db):
     now = datetime(2026, 1, 1, tzinfo=UTC)
     query = FeedQuery(datetime(2024, 1, 1, tzinfo=UTC), now, marker=1736000000, marker_id="1000000010000")
     statement, params = feed_statement(query, 3, now)
-    plan = "\n".join(r[0] for r in db.execute(b"EXPLAIN " + statement.as_bytes(db), params))
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + statement, params))
     assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
     assert "Sort" not in plan, plan
