@@ -78,7 +78,9 @@ $$"""
 _RENUMBER = """
 CREATE FUNCTION ord_{table}_renumber(acc bigint, p_at timestamptz, p_id {id_type},
                                      q_at timestamptz, q_id {id_type})
-RETURNS bigint LANGUAGE plpgsql AS $$
+RETURNS bigint LANGUAGE plpgsql
+-- Plans for these bounds, not generic ones: a generic plan may join the whole table.
+SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
     below_found boolean;
     above_found boolean;
@@ -111,14 +113,18 @@ BEGIN
         UPDATE {table} t SET ord = r.n
         FROM (SELECT id, below + row_number() OVER (ORDER BY created_at, id) AS n
               FROM {table} WHERE account_id = acc AND (created_at, id) >= (p_at, p_id)) r
-        WHERE t.account_id = acc AND t.id = r.id AND t.ord IS DISTINCT FROM r.n;
+        WHERE t.account_id = acc AND (t.created_at, t.id) >= (p_at, p_id)
+          AND t.id = r.id AND t.ord IS DISTINCT FROM r.n;
     ELSE
         -- Keep the rows over the range, number the rest downwards.
         UPDATE {table} t SET ord = r.n
         FROM (SELECT id, above - row_number() OVER (ORDER BY created_at DESC, id DESC) AS n
               FROM {table} WHERE account_id = acc AND (created_at, id) <= (q_at, q_id)) r
-        WHERE t.account_id = acc AND t.id = r.id AND t.ord IS DISTINCT FROM r.n;
+        WHERE t.account_id = acc AND (t.created_at, t.id) <= (q_at, q_id)
+          AND t.id = r.id AND t.ord IS DISTINCT FROM r.n;
     END IF;
+    -- (The range on t too: whatever the statistics say, the join then reads the range on
+    -- both sides, never the account's other rows.)
     GET DIAGNOSTICS changed = ROW_COUNT;
     RETURN changed;
 END

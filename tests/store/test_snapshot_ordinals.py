@@ -181,12 +181,16 @@ def _fill(db: psycopg.Connection, table: str, account_id: int, rows: int) -> Non
 
 def updated_by(url: str, table: str, statement: str, params: tuple) -> int:
     """Rows the statement updated (its triggers' renumbering), from the transaction's own
-    statistics: a count, not a timing."""
+    statistics: a count, not a timing. The rows it read (index fetches and sequential
+    reads, its triggers' included) must stay within a small multiple of those it wrote,
+    plus a constant: no part of the triggers may read the account's other rows."""
     with psycopg.connect(url) as conn:
-        conn.execute(statement, params)
-        updated = conn.execute("SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = %s",
-                               (table,)).fetchone()[0]
+        written = conn.execute(statement, params).rowcount
+        updated, read = conn.execute(
+            "SELECT n_tup_upd, coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) "
+            "FROM pg_stat_xact_user_tables WHERE relname = %s", (table,)).fetchone()
         conn.commit()
+        assert read <= 10 * (written + updated) + 50, (read, written, updated)
         return updated
 
 
