@@ -1,30 +1,35 @@
 """Sync at scale (by hand, bounded): many small accounts, several worker processes.
 
     python -m bench.sync_scale [--accounts 1000] [--workers 1,2,4] [--steady-seconds 600]
-                               [--hot 10] [--upstream-rps 0] [--database-url URL]
+                               [--hot 100] [--follow 20] [--sample 20] [--no-rebackfill]
+                               [--upstream-rps 0] [--logs DIR]
 
 What it does, on a scratch database (``BENCH_DATABASE_URL`` / ``TEST_DATABASE_URL`` or an
-embedded PostgreSQL) and a sandbox subprocess whose clock follows real time:
+embedded PostgreSQL of its own: leave both unset so the server's CPU is the bench's alone)
+and a sandbox subprocess whose clock follows real time, sized from the bench's start:
 
 1. sizes ``--accounts`` sandbox accounts "realistically small" (earnings 200..3000 rows over
-   90..365 days, 2..8 tracking links, drawn from a fixed seed) plus ``--hot`` accounts that
-   gain a transaction every ~4 s (5,000 rows over the last 6 hours, going on at that rate),
-   and connects them all to one organization;
-2. for each worker count: empties the synced tables and the task table, starts that many
-   ``relay worker`` processes (default settings: every new account starts with a whole
-   history backfill) and times until every account's every resource has completed its
-   first pass and its backfill;
-3. keeps the last worker set running for ``--steady-seconds`` with a ``relay serve``
-   process in front, and measures: freshness (below), upstream requests per second by
-   resource and the share answered 429 (the sandbox's counters), the CPU time of the
-   PostgreSQL backends of the bench database, and the largest coverage lag per resource
-   (no account starved: every one stays within two intervals);
-4. EXPLAIN ANALYZE of the task-claim query over the task table (``--accounts`` x 6 tasks).
+   90..365 days, 2..8 tracking links, drawn from a fixed seed); the first ``--hot`` of them
+   gain a transaction every 4 s (900 rows over the last hour, going on at that rate); all
+   are connected to one organization, and ``relay serve`` runs in front;
+2. for each worker count, in the order given: empties the synced tables and the task table
+   and times ``relay worker`` processes (default settings: every new account starts with a
+   whole-history backfill) until every account's every resource has completed its first
+   pass and its backfill (``--no-rebackfill``: only the first worker count does; the
+   others start on its store);
+3. then, with those workers, ``--steady-seconds`` of steady state, a round every 10 s:
+   freshness (``bench.scale_probe.Freshness``) of the first ``--follow`` hot accounts every
+   round and of ``--sample`` other accounts drawn at random; upstream requests per second
+   by resource and the 429s (the sandbox's counters, less the bench's own reads), per
+   non-hot ("idle") account and hour; CPU of the PostgreSQL server and of the bench
+   database's backends; the longest time any (account, resource) went without a completed
+   pass; load average; EXPLAIN ANALYZE of the task-claim query half-way;
+4. at the end, EXPLAIN ANALYZE of the claim over a task table padded to ``--claim-tasks``.
 
-Freshness of one sample of one account: the API's default earnings answer is read, then
-the same with ``fresh=true`` (the upstream, live). The lag is the age of the oldest
-upstream row missing from the default answer (0 when none is missing). Hot accounts are
-sampled every round; ``--sample`` other accounts per round, drawn at random.
+Every phase is bounded (``--backfill-limit``, the steady seconds, HTTP timeouts). Every
+process runs in a group of its own and is stopped on exit, on an error, on Ctrl-C or on
+SIGTERM. Each worker count's section is printed as soon as it is measured, and the raw
+figures go to ``DIR/results.json``.
 
 Results: docs/benchmarks.md ("Sync at scale").
 """
@@ -32,13 +37,14 @@ Results: docs/benchmarks.md ("Sync at scale").
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import signal
 import sys
 import tempfile
 import time
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
@@ -52,13 +58,18 @@ from app.crypto.keyring import Keyring  # noqa: E402
 from app.crypto.keys import generate_key  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.common import bench_database, bench_server  # noqa: E402
-from bench.facts import machine  # noqa: E402
+from bench.facts import commit, load, machine, versions  # noqa: E402
 from bench.procs import Processes, free_port  # noqa: E402
+from bench.scale_probe import Freshness, PassGaps, ServerCpu, percentile  # noqa: E402
 from sync.resources import REGISTRY, interval_of  # noqa: E402
 
 FIRST_ACCOUNT = 2_000_001
 SYNCED_TABLES = ("earnings", "chargebacks", "payout_requests", "posts", "tracking_links",
                  "tracking_link_daily_stats", "earnings_daily", "sync_runs", "sync_state", "sync_tasks")
+#: A hot account: 900 transactions over the hour before the bench started, and one every
+#: 4 s after (the sandbox's timelines go on at their rate).
+HOT_PROFILE = {"earnings": 900, "history_days": 1 / 24, "tracking_links": 4}
+ROUND_SECONDS = 10.0
 
 
 # --- processes ---------------------------------------------------------------------------
@@ -74,9 +85,20 @@ SECRET_KEYS = generate_key()
 KEYRING = Keyring([SECRET_KEYS])
 
 
-def common_env(database_url: str, sandbox_url: str) -> dict[str, str]:
-    return {**os.environ, "RELAY_DATABASE_URL": database_url, "RELAY_UPSTREAM_URL": sandbox_url,
-            "RELAY_SECRET_KEYS": SECRET_KEYS, "RELAY_LOG_JSON": "true", "RELAY_LOG_LEVEL": "WARNING"}
+def common_env(database_url: str, sandbox_url: str, settings: list[str]) -> dict[str, str]:
+    """Default settings: the caller's RELAY_* variables are left out; ``settings`` are
+    ``name=value`` overrides (``--setting``, for trial runs: the report says so)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
+    overrides = {f"RELAY_{name.upper()}": value for name, _, value in (s.partition("=") for s in settings)}
+    return {**env, "RELAY_DATABASE_URL": database_url, "RELAY_UPSTREAM_URL": sandbox_url,
+            "RELAY_SECRET_KEYS": SECRET_KEYS, "RELAY_LOG_JSON": "true", "RELAY_LOG_LEVEL": "WARNING",
+            **overrides}
+
+
+def start_workers(procs: Processes, env: dict, workers: int) -> list:
+    return [procs.start(f"worker-{workers}-{n}", relay("worker"),
+                        {**env, "RELAY_WORKER_ID": f"bench-{workers}-{n}"})
+            for n in range(workers)]
 
 
 # --- set-up ------------------------------------------------------------------------------
@@ -89,7 +111,7 @@ def account_sizes(count: int, hot: int) -> dict[int, dict]:
     for k in range(count):
         account_id = FIRST_ACCOUNT + k
         if k < hot:
-            sizes[account_id] = {"earnings": 5000, "history_days": 0.25, "tracking_links": 4}
+            sizes[account_id] = dict(HOT_PROFILE)
         else:
             sizes[account_id] = {
                 "earnings": int(200 * 15 ** draw.random()),  # 200..3000, log-uniform
@@ -128,69 +150,6 @@ def backfill_left(db: psycopg.Connection, expected: int) -> int:
     return expected - done
 
 
-class PostgresCpu:
-    """CPU seconds of the server processes serving one database (read from /proc)."""
-
-    def __init__(self, db: psycopg.Connection, database: str) -> None:
-        self.db = db
-        self.database = database
-        self.ticks = os.sysconf("SC_CLK_TCK")
-        self.first: dict[int, float] = {}
-        self.last: dict[int, float] = {}
-
-    def _cpu(self, pid: int) -> float | None:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / self.ticks
-
-    def sample(self) -> None:
-        pids = [r[0] for r in self.db.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.database,))]
-        for pid in pids:
-            cpu = self._cpu(pid)
-            if cpu is not None:
-                self.first.setdefault(pid, cpu)
-                self.last[pid] = cpu
-
-    def seconds(self) -> float | None:
-        if not self.last:
-            return None
-        return sum(self.last[p] - self.first[p] for p in self.last)
-
-
-def freshness_lag(api: httpx.Client, key: str, account_id: int) -> tuple[float, str] | None:
-    """(lag seconds, source of the default answer) for one account, or None on an error."""
-    headers = {"Authorization": f"Bearer {key}"}
-    default = api.get(f"/v1/{account_id}/earnings", headers=headers)
-    fresh = api.get(f"/v1/{account_id}/earnings", params={"fresh": "true"}, headers=headers)
-    now = time.time()
-    if default.status_code != 200 or fresh.status_code != 200:
-        return None
-    served = default.json()
-    have = {row["id"] for row in served["data"]["list"]}
-    oldest_served = min((row["createdAt"] for row in served["data"]["list"]), default="")
-    missing = [row["createdAt"] for row in fresh.json()["data"]["list"]
-               if row["id"] not in have and row["createdAt"] >= oldest_served]
-    lag = now - datetime.fromisoformat(min(missing)).timestamp() if missing else 0.0
-    return max(0.0, lag), served["_meta"]["_cache"]["source"]
-
-
-def coverage_lags(db: psycopg.Connection) -> dict[str, tuple[float, float]]:
-    """Per resource: (p95, max) of now - coverage_end across accounts, seconds."""
-    rows = db.execute(
-        """
-        SELECT resource,
-               percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM now() - coverage_end)),
-               max(extract(epoch FROM now() - coverage_end)),
-               count(*) FILTER (WHERE coverage_end IS NULL)
-        FROM sync_state GROUP BY resource ORDER BY resource
-        """
-    ).fetchall()
-    return {r[0]: (float(r[1] or 0), float(r[2] or 0), int(r[3])) for r in rows}
-
-
 def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
     """Add idle accounts (tasks not due, spread over the next interval) until the task table
     holds ``wanted`` rows, so the claim is measured at the size asked; returns the count."""
@@ -213,7 +172,7 @@ def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
         """,
         {"last": last, "n": extra, "resources": list(REGISTRY)},
     )
-    db.execute("ANALYZE sync_tasks")
+    db.execute("ANALYZE accounts, sync_tasks")  # as autovacuum would after such a change
     (have,) = db.execute("SELECT count(*) FROM sync_tasks").fetchone()
     return have
 
@@ -230,7 +189,7 @@ def runs_per_hour(db: psycopg.Connection, seconds: float) -> dict[str, dict[str,
     ).fetchall()
     result: dict[str, dict[str, float]] = {}
     for resource, kind, per_account in rows:
-        result.setdefault(resource, {})[kind] = per_account * 3600 / seconds
+        result.setdefault(resource, {})[kind] = round(per_account * 3600 / seconds, 1)
     return result
 
 
@@ -244,149 +203,228 @@ def explain_claim(db: psycopg.Connection) -> str:
     return "\n".join(r[0] for r in plan)
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+def upstream_cost(sandbox: httpx.Client, freshness: Freshness, accounts: list[int],
+                  seconds: float) -> dict:
+    """The sync's upstream requests of ``accounts`` (the bench's own reads taken out): per
+    resource per account and hour, and the p50 / max of each account's total per hour."""
+    by_resource: dict[str, int] = {}
+    totals = []
+    for account_id in accounts:
+        counted = sandbox.get(f"/_sandbox/requests/{account_id}").json()["requests"]
+        own = freshness.upstream_reads.get(account_id, 0)
+        if own:
+            counted["earnings/transactions"] = counted.get("earnings/transactions", 0) - own
+        for name, n in counted.items():
+            by_resource[name] = by_resource.get(name, 0) + n
+        totals.append(sum(counted.values()) * 3600 / seconds)
+    per_hour = {name: n * 3600 / seconds / max(1, len(accounts)) for name, n in sorted(by_resource.items())}
+    return {"accounts": len(accounts), "per_account_hour": per_hour,
+            "total_p50": percentile(totals, 0.5), "total_max": max(totals, default=0.0)}
 
 
 # --- the phases ----------------------------------------------------------------------------
 
 
 def time_initial_backfill(procs: Processes, db, env: dict, workers: int, expected: int,
-                          limit: float) -> tuple[float | None, list]:
+                          limit: float) -> tuple[float | None, list, list[float]]:
     empty_sync_tables(db)
     started = time.monotonic()
-    children = [procs.start(f"worker-{workers}-{n}", relay("worker"),
-                            {**env, "RELAY_WORKER_ID": f"bench-{workers}-{n}"})
-                for n in range(workers)]
+    children = start_workers(procs, env, workers)
+    loads, reported = [], 0
     while (left := backfill_left(db, expected)) > 0:
-        if int(time.monotonic() - started) % 30 == 0:
-            print(f"  {workers} worker(s): {left} of {expected} tasks open", flush=True)
-        if time.monotonic() - started > limit:
-            print(f"  {workers} worker(s): {left} of {expected} tasks still open after {limit:.0f} s")
-            return None, children
+        elapsed = time.monotonic() - started
+        loads.append(os.getloadavg()[0])
+        if elapsed >= reported:
+            print(f"  {workers} worker(s): {left} of {expected} tasks open after {elapsed:.0f} s", flush=True)
+            reported += 60
+        if elapsed > limit:
+            print(f"  {workers} worker(s): {left} of {expected} tasks still open after {limit:.0f} s", flush=True)
+            return None, children, loads
         time.sleep(1)
-    return time.monotonic() - started, children
+    return time.monotonic() - started, children, loads
 
 
-def steady_state(db, sandbox: httpx.Client, api: httpx.Client, key: str, cpu: PostgresCpu,
-                 sizes: dict[int, dict], hot: int, seconds: float, sample: int, rps: float) -> dict:
+def freshness_round(freshness: Freshness, followed: list[int], sampled: list[int], out: dict) -> None:
+    for group, ids, follow in (("followed", followed, True), ("other", sampled, False)):
+        for account_id in ids:
+            try:
+                sample = freshness.read(account_id, follow)
+            except httpx.HTTPError as exc:
+                out["errors"].append(f"{account_id}: {exc!r}")
+                continue
+            if sample is None:
+                out["errors"].append(f"{account_id}: the API did not answer 200")
+                continue
+            out["lags"][group].append(sample.lag)
+            out["delays"].extend(sample.delays)
+            out["sources"][sample.source] = out["sources"].get(sample.source, 0) + 1
+
+
+def steady_state(db, sandbox: httpx.Client, api: httpx.Client, key: str, sizes: dict[int, dict],
+                 args) -> dict:
     accounts = list(sizes)
-    sandbox.put("/_sandbox/rate-limit", json={"rps": rps, "burst": 0}).raise_for_status()
-    hot_ids, cold_ids = accounts[:hot], accounts[hot:]
+    hot_ids, cold_ids = accounts[:args.hot], accounts[args.hot:]
+    followed = hot_ids[:args.follow]
     draw = random.Random(1)
+    sandbox.put("/_sandbox/rate-limit", json={"rps": args.upstream_rps, "burst": 0}).raise_for_status()
     sandbox.post("/_sandbox/stats/reset").raise_for_status()
+    freshness = Freshness(api, sandbox, key)
+    cpu, gaps = ServerCpu(db), PassGaps(db)
+    gaps.sample()
     cpu.sample()
+    out: dict = {"lags": {"followed": [], "other": []}, "delays": [], "sources": {}, "errors": []}
+    loads, live_plan = [], None
     started = time.monotonic()
-    lags: dict[str, list[float]] = {"hot": [], "other": []}
-    sources: dict[str, int] = {}
-    probes = 0  # the bench's own fresh=true reads (upstream earnings requests)
-    while time.monotonic() - started < seconds:
+    while time.monotonic() - started < args.steady_seconds:
         round_started = time.monotonic()
-        for group, ids in (("hot", hot_ids), ("other", draw.sample(cold_ids, min(sample, len(cold_ids))))):
-            for account_id in ids:
-                measured = freshness_lag(api, key, account_id)
-                probes += 1
-                if measured is not None:
-                    lags[group].append(measured[0])
-                    sources[measured[1]] = sources.get(measured[1], 0) + 1
+        sampled = draw.sample(cold_ids, min(args.sample, len(cold_ids)))
+        freshness_round(freshness, followed, sampled, out)
+        gaps.sample()
         cpu.sample()
-        time.sleep(max(0.0, 10 - (time.monotonic() - round_started)))
+        loads.append(os.getloadavg()[0])
+        if live_plan is None and time.monotonic() - started >= args.steady_seconds / 2:
+            live_plan = explain_claim(db)
+        time.sleep(max(0.0, ROUND_SECONDS - (time.monotonic() - round_started)))
     elapsed = time.monotonic() - started
     cpu.sample()
     counted = sandbox.get("/_sandbox/requests").json()
-    return {"elapsed": elapsed, "lags": lags, "sources": sources, "requests": counted, "probes": probes,
-            "pg_cpu": cpu.seconds(), "coverage": coverage_lags(db), "runs": runs_per_hour(db, elapsed)}
+    own = sum(freshness.upstream_reads.values())
+    return {
+        "elapsed": elapsed, **out, "requests": counted["requests"], "rate_limited": counted["rate_limited"],
+        "bench_upstream_reads": own, "pg_server_cpu": cpu.server_seconds(),
+        "pg_backends_cpu": cpu.backends_seconds(), "gaps": gaps.by_resource(),
+        "runs": runs_per_hour(db, elapsed), "live_plan": live_plan or explain_claim(db),
+        "idle_cost": upstream_cost(sandbox, freshness, cold_ids, elapsed),
+        "hot_cost": upstream_cost(sandbox, freshness, hot_ids, elapsed),
+        "load": {"min": min(loads, default=0.0), "mean": sum(loads) / max(1, len(loads)),
+                 "max": max(loads, default=0.0)},
+    }
 
 
-def report(args, backfills: dict[int, float | None], steady: dict, plan: str, tasks: int) -> None:
+# --- the report ----------------------------------------------------------------------------
+
+
+def _quantiles(values: list[float]) -> str:
+    return (f"{len(values)} | {percentile(values, .5):.1f} | {percentile(values, .95):.1f} | "
+            f"{max(values, default=float('nan')):.1f}")
+
+
+def report_run(settings: Settings, workers: int, backfill: dict, steady: dict) -> None:
     elapsed = steady["elapsed"]
-    print(f"\n## Sync at scale ({datetime.now().date()}, {machine()})\n")
-    print(f"{args.accounts} accounts ({args.hot} hot); sandbox per-account rate limit in the "
-          f"steady state: {args.upstream_rps or 'off'} rps\n")
-    print("| worker processes | initial backfill of every account |\n|---|---|")
-    for workers, seconds in backfills.items():
-        print(f"| {workers} | {'not finished' if seconds is None else f'{seconds:.0f} s'} |")
-    print(f"\nSteady state, {elapsed:.0f} s with {args.workers[-1]} worker process(es):\n")
+    print(f"\n### {workers} worker process(es)\n")
+    if backfill.get("seconds") is not None:
+        print(f"Initial backfill of every account (first pass + whole history, {backfill['tasks']} tasks): "
+              f"**{backfill['seconds']:.0f} s**, load average (1 min) during it "
+              f"{min(backfill['loads'], default=0):.1f}..{max(backfill['loads'], default=0):.1f}\n")
+    else:
+        print(f"Initial backfill: {backfill.get('note', 'not finished')}\n")
+    load = steady["load"]
+    print(f"Steady state, {elapsed:.0f} s, load average (1 min) {load['min']:.1f} / {load['mean']:.1f} / "
+          f"{load['max']:.1f} (min / mean / max):\n")
     print("| freshness (s) | samples | p50 | p95 | max |\n|---|---|---|---|---|")
-    for group, values in steady["lags"].items():
-        print(f"| {group} accounts | {len(values)} | {percentile(values, .5):.1f} | "
-              f"{percentile(values, .95):.1f} | {max(values, default=float('nan')):.1f} |")
-    print(f"\ndefault answers by source: {steady['sources']}\n")
-    requests, refused = steady["requests"]["requests"], steady["requests"]["rate_limited"]
-    total = sum(requests.values())
-    print("| upstream resource | requests/s | answered 429 |\n|---|---|---|")
+    print(f"| hot accounts followed, per new transaction: createdAt -> visible (upper bound) | "
+          f"{_quantiles(steady['delays'])} |")
+    print(f"| hot accounts followed, lag at a reading | {_quantiles(steady['lags']['followed'])} |")
+    print(f"| other accounts (random), lag at a reading | {_quantiles(steady['lags']['other'])} |")
+    print(f"\nDefault answers by source: {steady['sources']}; failed readings: {len(steady['errors'])}"
+          + (f" (first: {steady['errors'][0]})" if steady["errors"] else "") + "\n")
+    requests, refused = steady["requests"], steady["rate_limited"]
+    own = steady["bench_upstream_reads"]
+    sync_total = sum(requests.values()) - own
+    print("| upstream resource (the sync's requests) | requests/s | answered 429 |\n|---|---|---|")
     for name in sorted(requests, key=requests.get, reverse=True):
-        print(f"| {name} | {requests[name] / elapsed:.2f} | {refused.get(name, 0)} |")
-    probes = steady["probes"]
-    print(f"| (of which the bench's fresh=true probes) | {probes / elapsed:.2f} | |")
-    share = 100 * sum(refused.values()) / total if total else 0.0
-    print(f"| all | {total / elapsed:.2f} | {sum(refused.values())} ({share:.2f}%) |")
-    pg = steady["pg_cpu"]
-    print(f"\nPostgreSQL CPU (backends of the bench database): "
-          f"{'n/a' if pg is None else f'{pg:.1f} s = {pg / elapsed:.2f} cores'}\n")
-    settings = Settings()
-    print("| resource | interval | coverage lag p95 | max | no coverage |\n|---|---|---|---|---|")
-    for name, (p95, worst, missing) in steady["coverage"].items():
-        interval = interval_of(settings, REGISTRY[name])
-        flag = " (starved)" if worst > 2 * interval + 60 else ""
-        print(f"| {name} | {interval} s | {p95:.0f} s | {worst:.0f} s{flag} | {missing} |")
-    print("\nRuns per account and hour in the steady state (by kind):", steady["runs"])
-    print(f"\nTask claim, EXPLAIN ANALYZE over {tasks} tasks:\n")
-    print("```\n" + plan + "\n```")
+        n = requests[name] - (own if name == "earnings/transactions" else 0)
+        print(f"| {name} | {n / elapsed:.2f} | {refused.get(name, 0)} |")
+    share = 100 * sum(refused.values()) / sync_total if sync_total else 0.0
+    print(f"| all | {sync_total / elapsed:.2f} | {sum(refused.values())} ({share:.2f}%) |")
+    print(f"\n(The bench's own sandbox reads, left out above: {own / elapsed:.2f}/s.)\n")
+    print("| upstream requests per account and hour | accounts | by resource | total p50 | total max |")
+    print("|---|---|---|---|---|")
+    for label, cost in (("idle (not hot)", steady["idle_cost"]), ("hot", steady["hot_cost"])):
+        parts = ", ".join(f"{k} {v:.1f}" for k, v in cost["per_account_hour"].items())
+        print(f"| {label} | {cost['accounts']} | {parts} | {cost['total_p50']:.1f} | {cost['total_max']:.1f} |")
+    server, backends = steady["pg_server_cpu"], steady["pg_backends_cpu"]
+    print(f"\nPostgreSQL CPU: server {'n/a' if server is None else f'{server:.1f} s = {server / elapsed:.2f} cores'}"
+          f"; the bench database's backends {backends:.1f} s = {backends / elapsed:.2f} cores\n")
+    print("| resource | interval | passes per pair | longest gap without a completed pass, p95 | max |")
+    print("|---|---|---|---|---|")
+    for name, gap in steady["gaps"].items():
+        interval = interval_of(settings, REGISTRY[name]) if name in REGISTRY else 0
+        flag = " (over 2 intervals)" if interval and gap["max"] > 2 * interval + 60 else ""
+        print(f"| {name} | {interval} s | {gap['passes']:.1f} | {gap['p95']:.0f} s | {gap['max']:.0f} s{flag} |")
+    print(f"\nRuns per account and hour (sync_runs, by kind): {steady['runs']}")
+    print("\nTask claim, EXPLAIN ANALYZE half-way through the steady state:\n")
+    print("```\n" + steady["live_plan"] + "\n```", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--accounts", type=int, default=1000)
-    parser.add_argument("--hot", type=int, default=10)
+    parser.add_argument("--hot", type=int, default=100, help="accounts with a transaction every 4 s")
+    parser.add_argument("--follow", type=int, default=20, help="hot accounts read every round")
+    parser.add_argument("--sample", type=int, default=20, help="other accounts read per round")
     parser.add_argument("--workers", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2, 4])
+    parser.add_argument("--no-rebackfill", dest="rebackfill", action="store_false",
+                        help="time the backfill with the first worker count only")
     parser.add_argument("--steady-seconds", type=float, default=600)
     parser.add_argument("--backfill-limit", type=float, default=1800, help="give up a backfill after this")
-    parser.add_argument("--sample", type=int, default=20, help="other accounts sampled per round")
     parser.add_argument("--upstream-rps", type=float, default=0.0,
                         help="sandbox per-account limit during the steady state (0: off)")
     parser.add_argument("--claim-tasks", type=int, default=6000, help="task rows for the EXPLAIN")
-    parser.add_argument("--database-url", default=None)
     parser.add_argument("--logs", default=None, help="directory for the child processes' logs")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a non-default relay setting (e.g. sync_intervals=earnings=1m); default: none")
     args = parser.parse_args()
 
     sizes = account_sizes(args.accounts, args.hot)
     expected = len(sizes) * len(REGISTRY)
     logs = Path(args.logs or tempfile.mkdtemp(prefix="relay-scale-"))
+    logs.mkdir(parents=True, exist_ok=True)
     print(f"process logs: {logs}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # children are stopped on the way out
+    results: dict = {"args": vars(args), "started": datetime.now(timezone.utc).isoformat(), "runs": {}}
     with bench_server() as server, bench_database(server) as url, Processes(logs) as procs:
         sandbox_port, api_port = free_port(), free_port()
-        sandbox_url = f"http://127.0.0.1:{sandbox_port}"
-        procs.start("sandbox", [sys.executable, "-m", "sandbox", "--port", str(sandbox_port)],
-                    {**os.environ}, ready=f"{sandbox_url}/_sandbox/health")
-        env = common_env(url, sandbox_url)
+        sandbox_url, api_url = f"http://127.0.0.1:{sandbox_port}", f"http://127.0.0.1:{api_port}"
+        procs.start("sandbox", [sys.executable, "-m", "sandbox", "--port", str(sandbox_port),
+                                "--epoch", str(int(time.time()))],
+                    {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")},
+                    ready=f"{sandbox_url}/_sandbox/health")
+        env = common_env(url, sandbox_url, args.setting)
+        settings = Settings.from_env(env)
+        print(f"\n## Sync at scale ({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC)\n\n- machine: {machine()}"
+              f"\n- versions: {versions(url)}\n- code: {commit()}\n- load average before: {load()}"
+              f"\n- {args.accounts} accounts ({args.hot} hot, {args.follow} of them followed); sandbox "
+              f"per-account rate limit in the steady state: {args.upstream_rps or 'off'}"
+              f"\n- relay settings: {', '.join(args.setting) or 'defaults'}", flush=True)
         with psycopg.connect(url, autocommit=True) as db, \
-                httpx.Client(base_url=sandbox_url, timeout=30) as sandbox:
+                httpx.Client(base_url=sandbox_url, timeout=60) as sandbox, \
+                httpx.Client(base_url=api_url, timeout=60) as api:
             org, key = set_up(db, sandbox, sizes)
-            backfills: dict[int, float | None] = {}
-            children: list = []
-            for workers in args.workers:
-                for child in children:
-                    procs.stop(child)
-                seconds, children = time_initial_backfill(procs, db, env, workers, expected,
-                                                          args.backfill_limit)
-                backfills[workers] = seconds
-                print(f"  {workers} worker(s): initial backfill {seconds} s", flush=True)
-            api_url = f"http://127.0.0.1:{api_port}"
             procs.start("api", relay("serve", "--port", str(api_port)),
                         {**env, "RELAY_DB_POOL_MAX": "4"}, ready=f"{api_url}/health")
-            database = db.execute("SELECT current_database()").fetchone()[0]
-            with httpx.Client(base_url=api_url, timeout=60) as api:
-                steady = steady_state(db, sandbox, api, key, PostgresCpu(db, database), sizes,
-                                      args.hot, args.steady_seconds, args.sample, args.upstream_rps)
+            for n, workers in enumerate(args.workers):
+                if n == 0 or args.rebackfill:
+                    seconds, children, loads = time_initial_backfill(procs, db, env, workers, expected,
+                                                                     args.backfill_limit)
+                    backfill = {"seconds": seconds, "tasks": expected, "loads": loads}
+                else:
+                    children = start_workers(procs, env, workers)
+                    backfill = {"note": f"not re-run (the store of the {args.workers[0]}-worker run)"}
+                print(f"  {workers} worker(s): initial backfill {backfill.get('seconds')} s", flush=True)
+                steady = steady_state(db, sandbox, api, key, sizes, args)
+                for child in children:
+                    procs.stop(child)
+                results["runs"][workers] = {"backfill": backfill, "steady": steady}
+                (logs / "results.json").write_text(json.dumps(results, indent=1, default=str))
+                report_run(settings, workers, backfill, steady)
             procs.stop_all()
             tasks = pad_tasks(db, org, args.claim_tasks)
             plan = explain_claim(db)
-    report(args, backfills, steady, plan, tasks)
+    print(f"\nLoad average after: {load()}\n\nTask claim, EXPLAIN ANALYZE over {tasks} tasks "
+          f"(workers stopped, the table padded with idle accounts):\n\n```\n{plan}\n```")
+    results["idle_plan"] = plan
+    (logs / "results.json").write_text(json.dumps(results, indent=1, default=str))
 
 
 if __name__ == "__main__":
