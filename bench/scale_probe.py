@@ -13,10 +13,9 @@
 from __future__ import annotations
 
 import os
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -30,6 +29,10 @@ SANDBOX_PAGE = 1000
 
 def _unix(created_at: str) -> float:
     return datetime.fromisoformat(created_at).timestamp()
+
+
+def _iso(unix: float) -> str:
+    return datetime.fromtimestamp(int(unix), UTC).isoformat()
 
 
 @dataclass
@@ -65,16 +68,16 @@ class Freshness:
         self.api = api
         self.sandbox = sandbox
         self.headers = {"Authorization": f"Bearer {key}"}
-        self.offset = sandbox.get("/_sandbox/clock").json()["now"] - time.time()
         self.tracked: dict[int, _Tracked] = defaultdict(_Tracked)
         self.upstream_reads: dict[int, int] = defaultdict(int)  # the bench's own sandbox requests
 
-    def _upstream_since(self, account_id: int, since: str | None) -> list[tuple[str, float]]:
-        params = {"order": "asc", "limit": SANDBOX_PAGE}
-        if since is not None:
-            params["start_date"] = since
-        else:  # an empty answer: the last hour is enough to find what it misses
-            params["start_date"] = str(int(time.time() + self.offset) - 3600)
+    def _now(self) -> float:
+        """The sandbox's time (its control API; not an upstream request)."""
+        return float(self.sandbox.get("/_sandbox/clock").raise_for_status().json()["now"])
+
+    def _upstream_since(self, account_id: int, since: str | None, now: float) -> list[tuple[str, float]]:
+        # An empty answer: the last hour is enough to find what it misses.
+        params = {"order": "asc", "limit": SANDBOX_PAGE, "start_date": since or _iso(now - 3600)}
         self.upstream_reads[account_id] += 1
         answer = self.sandbox.get(paths.EARNINGS_TRANSACTIONS.format(account_id=account_id), params=params,
                                   headers={"Authorization": f"Bearer sandbox-{account_id}"})
@@ -85,7 +88,7 @@ class Freshness:
 
     def read(self, account_id: int, follow: bool) -> Sample | None:
         """One reading; None when the API did not answer 200 (counted by the caller)."""
-        read_at = time.time() + self.offset
+        read_at = self._now()
         default = self.api.get(f"/v1/{account_id}/earnings", headers=self.headers)
         if default.status_code != 200:
             return None
@@ -94,7 +97,7 @@ class Freshness:
         served = {str(row["id"]) for row in page}
         oldest = min((row["createdAt"] for row in page), default=None)
         floor = _unix(oldest) if oldest else float("-inf")
-        upstream = [(i, t) for i, t in self._upstream_since(account_id, oldest) if t <= read_at]
+        upstream = [(i, t) for i, t in self._upstream_since(account_id, oldest, read_at) if t <= read_at]
         missing = {i: t for i, t in upstream if i not in served and t >= floor}
         lag = read_at - min(missing.values()) if missing else 0.0
         delays = self._follow(account_id, read_at, upstream, missing) if follow else []
