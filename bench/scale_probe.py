@@ -46,6 +46,7 @@ class Sample:
 
 @dataclass
 class _Tracked:
+    started: float | None = None  # sandbox time of the first reading: followed from then on
     read_at: float | None = None  # sandbox time of the previous reading
     pending: dict[str, float] = field(default_factory=dict)  # id -> createdAt, not yet visible
 
@@ -58,10 +59,11 @@ class Freshness:
     to ``T``. Every upstream transaction created at or before ``T`` in that span and absent
     from the page is missing. The *lag* is the age of the oldest missing one.
 
-    Accounts read every round are also followed per transaction: a transaction seen missing
-    is pending until a reading no longer finds it missing; its delay is that reading's time
-    minus its ``createdAt`` (an upper bound, by at most the time between readings). One
-    created and made visible between two readings counts with the same upper bound.
+    Accounts read every round are also followed per transaction, from their first reading
+    on: a transaction created after it and seen missing is pending until a reading no longer
+    finds it missing; its delay is that reading's time minus its ``createdAt`` (an upper
+    bound, by at most the time between readings). One created and made visible between two
+    readings counts with the same upper bound.
     """
 
     def __init__(self, api: httpx.Client, sandbox: httpx.Client, key: str) -> None:
@@ -121,9 +123,11 @@ class Freshness:
                     delays.append(read_at - created)
                     del state.pending[row_id]
             for row_id, created in missing.items():
-                state.pending.setdefault(row_id, created)
-        else:  # the first reading only learns what is missing now
-            state.pending.update(missing)
+                if created > state.started:
+                    state.pending.setdefault(row_id, created)
+        else:  # the first reading only starts the clock: what it finds missing was created
+            # before the window and is left out (a backlog left by the backfill would weigh in)
+            state.started = read_at
         state.read_at = read_at
         return delays
 

@@ -52,3 +52,15 @@ def test_the_bench_counts_its_own_upstream_reads_per_account(store_api, sandbox,
     for _ in range(3):
         freshness.read(store_api.account_id, follow=False)
     assert freshness.upstream_reads == {store_api.account_id: 3}
+
+
+def test_transactions_already_missing_at_the_first_reading_get_no_delay(store_api, sandbox, freshness, monkeypatch):
+    store_api.fill_earnings()
+    sandbox.advance(60)  # a backlog from before the window: missing, but created before it
+    monkeypatch.setattr(app.params, "utc_now", lambda: datetime.fromtimestamp(sandbox.epoch + 60, UTC))
+    first = freshness.read(store_api.account_id, follow=True)
+    assert first.lag > 0 and first.delays == []
+
+    store_api.fill_earnings()
+    store_api.cover("earnings", end=sandbox.epoch + 60)
+    assert freshness.read(store_api.account_id, follow=True).delays == []
