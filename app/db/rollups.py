@@ -5,6 +5,10 @@ earnings rows and their net and gross sums. Triggers on ``earnings`` keep it exa
 insert, update, delete and truncate, whoever writes (the sync, a live write-back, a manual
 fix), so it is never stale and needs no refresh job (migration 0004). The earnings chart
 reads whole days from here: a two-year chart sums ~730 days x 9 lanes instead of every row.
+
+``posts_counters`` holds, per account, the posts feed's counters block (visible posts, each
+archive, media of visible posts by type), kept exact the same way by triggers on ``posts``
+(migration 0011): the block is one row read, not a scan of the account's posts.
 """
 
 from __future__ import annotations
@@ -29,3 +33,17 @@ class EarningsDaily(Base):
     rows: Mapped[int] = mapped_column(BigInteger)
     net: Mapped[Decimal] = mapped_column(Numeric)
     gross: Mapped[Decimal] = mapped_column(Numeric)
+
+
+class PostsCounters(Base):
+    __tablename__ = "posts_counters"
+
+    account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    # Visible posts: neither archived nor private-archived.
+    posts: Mapped[int] = mapped_column(BigInteger)
+    archived: Mapped[int] = mapped_column(BigInteger)
+    private_archived: Mapped[int] = mapped_column(BigInteger)
+    # Media items of the visible posts, by type.
+    photos: Mapped[int] = mapped_column(BigInteger)
+    videos: Mapped[int] = mapped_column(BigInteger)
+    audios: Mapped[int] = mapped_column(BigInteger)

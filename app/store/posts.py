@@ -240,40 +240,26 @@ async def _page(conn: AsyncConnection, account_id: int, query: PostsQuery) -> di
 
 
 _COUNTERS_SQL = """
-SELECT
-    count(*) FILTER (WHERE visible),
-    count(*) FILTER (WHERE coalesce(is_archived, false)),
-    count(*) FILTER (WHERE coalesce(is_private_archived, false)),
-    coalesce(sum(media.photos) FILTER (WHERE visible), 0),
-    coalesce(sum(media.videos) FILTER (WHERE visible), 0),
-    coalesce(sum(media.audios) FILTER (WHERE visible), 0)
-FROM (
-    SELECT payload, is_archived, is_private_archived,
-           NOT coalesce(is_archived, false) AND NOT coalesce(is_private_archived, false) AS visible
-    FROM posts WHERE account_id = %s
-) AS p
-CROSS JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE item->>'type' = 'photo') AS photos,
-           count(*) FILTER (WHERE item->>'type' = 'video') AS videos,
-           count(*) FILTER (WHERE item->>'type' = 'audio') AS audios
-    FROM jsonb_array_elements(coalesce(p.payload->'media', '[]'::jsonb)) AS item
-) AS media
+SELECT posts, archived, private_archived, photos, videos, audios
+FROM posts_counters WHERE account_id = %s
 """
 
 
 async def counters(conn: AsyncConnection, account_id: int) -> dict[str, int | None]:
-    """The counters block over all stored posts, whatever the filters.
+    """The counters block over all stored posts, whatever the filters: one row of the
+    ``posts_counters`` rollup, which triggers on posts keep exact (migration 0011); an
+    account without posts has no row, and all zeros.
 
     ``streamsCount`` is null: streams are not a synced resource, so the store does not know
     it (a null, never a made-up 0).
     """
-    cur = await conn.execute(_COUNTERS_SQL, (account_id,))
-    posts, archived, private, photos, videos, audios = await cur.fetchone()
+    row = await (await conn.execute(_COUNTERS_SQL, (account_id,))).fetchone()
+    posts, archived, private, photos, videos, audios = row or (0, 0, 0, 0, 0, 0)
     return {
-        "audiosCount": int(audios),
-        "photosCount": int(photos),
-        "videosCount": int(videos),
-        "mediasCount": int(photos + videos + audios),
+        "audiosCount": audios,
+        "photosCount": photos,
+        "videosCount": videos,
+        "mediasCount": photos + videos + audios,
         "postsCount": posts,
         "streamsCount": None,
         "archivedPostsCount": archived,
