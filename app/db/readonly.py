@@ -19,6 +19,7 @@ ANALYST_RELATIONS = (
     "tracking_links",
     "tracking_link_daily_stats",
     "earnings_daily",
+    "posts_counters",
     "earnings_net_per_day",
     "chargeback_rate_per_month",
     "post_performance",
