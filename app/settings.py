@@ -20,54 +20,17 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from app.crypto.keys import is_fernet_key, secret_key_list
+from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError: used through this module
+    SettingsError,
+    boolean,
+    durations_text,
+    optional_str,
+    parse_duration,
+    parse_durations,
+    secret_keys_text,
+)
 
 PREFIX = "RELAY_"
-
-
-class SettingsError(ValueError):
-    """Raised at start-up when one or more settings are invalid."""
-
-
-def _bool(raw: str) -> bool:
-    lowered = raw.strip().lower()
-    if lowered in {"1", "true", "yes", "on"}:
-        return True
-    if lowered in {"0", "false", "no", "off"}:
-        return False
-    raise ValueError("expected one of true/false/1/0/yes/no/on/off")
-
-
-def _optional_str(raw: str) -> str | None:
-    return raw.strip() or None
-
-
-_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
-def parse_duration(raw: str) -> int:
-    """``90``, ``90s``, ``5m``, ``2h`` or ``22d`` as whole seconds."""
-    text = raw.strip().lower()
-    unit = _DURATION_UNITS.get(text[-1:], None)
-    number = text[:-1] if unit else text
-    if not number.isdigit():
-        raise ValueError(f"{raw!r} is not a duration (e.g. 90s, 5m, 2h, 22d)")
-    return int(number) * (unit or 1)
-
-
-def parse_durations(raw: str) -> dict[str, int]:
-    """``earnings=5m,posts=10m`` as ``{"earnings": 300, "posts": 600}``."""
-    result: dict[str, int] = {}
-    for item in filter(None, (part.strip() for part in raw.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"{item!r}: expected resource=duration")
-        result[name.strip()] = parse_duration(value)
-    return result
-
-
-def _durations(raw: str) -> str:
-    parse_durations(raw)  # validate; the field keeps the text (settings stay hashable)
-    return raw.strip()
 
 
 def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False) -> Any:
@@ -77,13 +40,6 @@ def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, 
     return field(default=default, repr=not secret, metadata={"doc": doc, "parse": parse, "secret": secret})
 
 
-
-def _secret_keys(raw: str) -> str:
-    # Never raises: from_env would quote the raw value in its message. Each key is checked
-    # in Settings._problems, by position.
-    return ",".join(secret_key_list(raw))
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     # --- storage -----------------------------------------------------------------
@@ -91,13 +47,13 @@ class Settings:
         None,
         "PostgreSQL URL (postgresql://user:pass@host:port/db). Unset: an embedded "
         "PostgreSQL is started with its data under RELAY_DATA_DIR.",
-        _optional_str,
+        optional_str,
     )
     database_read_url: str | None = _setting(
         None,
         "PostgreSQL URL the API's store reads go to (a streaming read replica); the gate, "
         "write-backs and the workers use RELAY_DATABASE_URL. Unset: store reads use it too.",
-        _optional_str,
+        optional_str,
     )
     data_dir: Path = _setting(
         Path(".relay"), "Local state directory (embedded PostgreSQL data, demo files).", Path
@@ -108,7 +64,7 @@ class Settings:
         "comma-separated Fernet keys (`relay secrets generate-key`); the first encrypts, all "
         "decrypt (rotation: docs/operations.md). Required with RELAY_DATABASE_URL; unset with "
         "the embedded database: a key created in RELAY_DATA_DIR/secret_keys on first run.",
-        _secret_keys,
+        secret_keys_text,
         secret=True,
     )
     db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int)
@@ -211,7 +167,7 @@ class Settings:
 
     # --- sync workers ------------------------------------------------------------
     worker_id: str | None = _setting(
-        None, "Name this worker leaves on its leases and runs (default host:pid).", _optional_str
+        None, "Name this worker leaves on its leases and runs (default host:pid).", optional_str
     )
     worker_metrics_port: int = _setting(
         0, "Port `relay worker` serves its Prometheus metrics on (127.0.0.1 unless "
@@ -224,21 +180,21 @@ class Settings:
         "m, h, d), e.g. earnings=30s,posts=5m: how often one cheap request asks the upstream "
         "whether the resource has new rows (the partitioned passes run only when it has). "
         "Defaults per resource: docs/sync.md.",
-        _durations,
+        durations_text,
     )
     sync_lookback_intervals: str = _setting(
         "",
         "Overrides of the lookback interval per resource (resource=duration): how often the "
         "lookback window is re-read for values that change late (earnings status, payout "
         "state), measured on the upstream's clock. Defaults per resource: docs/sync.md.",
-        _durations,
+        durations_text,
     )
     sync_lookbacks: str = _setting(
         "",
         "Overrides of the lookback window per resource (resource=duration): how much before "
         "its coverage end each lookback re-read reads again, so values that still change "
         "(earnings status, payout state) reach the store. Defaults: docs/sync.md.",
-        _durations,
+        durations_text,
     )
     sync_lease_seconds: int = _setting(
         60, "Lease on one (account, resource) task; the holder's heartbeat extends it.", int
@@ -253,7 +209,7 @@ class Settings:
         True,
         "Backfill a newly connected account's whole history (false: only sync forward from "
         "its first incremental pass; backfill by hand with `relay sync backfill`).",
-        _bool,
+        boolean,
     )
     sync_tick_seconds: float = _setting(
         10.0, "How often each worker's clock (APScheduler) enqueues missing sync tasks.", float
@@ -311,7 +267,7 @@ class Settings:
 
     # --- logging -------------------------------------------------------------------
     log_level: str = _setting("INFO", "Log level (DEBUG, INFO, WARNING, ERROR).", str)
-    log_json: bool = _setting(True, "Structured JSON logs (false: human-readable lines).", _bool)
+    log_json: bool = _setting(True, "Structured JSON logs (false: human-readable lines).", boolean)
 
     # -----------------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,61 @@
+"""How a setting's text becomes its value: the parsers ``app.settings`` declares its fields with.
+
+Each parser takes the variable's raw text and returns the value or raises ``ValueError``
+with a message that never quotes a secret.
+"""
+
+from __future__ import annotations
+
+from app.crypto.keys import secret_key_list
+
+
+class SettingsError(ValueError):
+    """Raised at start-up when one or more settings are invalid."""
+
+
+def boolean(raw: str) -> bool:
+    lowered = raw.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError("expected one of true/false/1/0/yes/no/on/off")
+
+
+def optional_str(raw: str) -> str | None:
+    return raw.strip() or None
+
+
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(raw: str) -> int:
+    """``90``, ``90s``, ``5m``, ``2h`` or ``22d`` as whole seconds."""
+    text = raw.strip().lower()
+    unit = _DURATION_UNITS.get(text[-1:], None)
+    number = text[:-1] if unit else text
+    if not number.isdigit():
+        raise ValueError(f"{raw!r} is not a duration (e.g. 90s, 5m, 2h, 22d)")
+    return int(number) * (unit or 1)
+
+
+def parse_durations(raw: str) -> dict[str, int]:
+    """``earnings=5m,posts=10m`` as ``{"earnings": 300, "posts": 600}``."""
+    result: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in raw.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{item!r}: expected resource=duration")
+        result[name.strip()] = parse_duration(value)
+    return result
+
+
+def durations_text(raw: str) -> str:
+    parse_durations(raw)  # validate; the field keeps the text (settings stay hashable)
+    return raw.strip()
+
+
+def secret_keys_text(raw: str) -> str:
+    # Never raises: from_env would quote the raw value in its message. Each key is checked
+    # in Settings._problems, by position.
+    return ",".join(secret_key_list(raw))
