@@ -8,6 +8,7 @@ import threading
 import psycopg
 from alembic.script import ScriptDirectory
 
+from tests.fixtures.threads import run_in_threads
 from tests.store.conftest import write_page
 
 REVISION = "0011_posts_counters"
@@ -105,27 +106,18 @@ def test_an_update_that_changes_no_count_does_not_touch_the_rollup_row(db):
 def test_concurrent_writers_of_one_account_lose_no_delta(db, database_url):
     """Writers in their own transactions, all on account 1's rollup row at once."""
     barrier = threading.Barrier(4)
-    errors: list[BaseException] = []
 
     def writer(k: int) -> None:
-        try:
-            with psycopg.connect(database_url) as conn:
-                barrier.wait()
-                for page in range(5):
-                    base = k * 1000 + page * 20
-                    write_page(conn, "posts", 1, [_post(base + i, "pv", archived=i % 3 == 0) for i in range(20)])
-                    conn.commit()
-                conn.execute("DELETE FROM posts WHERE account_id = 1 AND id %% 7 = %s", (k,))
+        with psycopg.connect(database_url) as conn:
+            barrier.wait()
+            for page in range(5):
+                base = k * 1000 + page * 20
+                write_page(conn, "posts", 1, [_post(base + i, "pv", archived=i % 3 == 0) for i in range(20)])
                 conn.commit()
-        except BaseException as exc:  # noqa: BLE001 - reported by the test thread
-            errors.append(exc)
+            conn.execute("DELETE FROM posts WHERE account_id = 1 AND id %% 7 = %s", (k,))
+            conn.commit()
 
-    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert run_in_threads(writer, 4) == []
     _assert_rollup_is_the_aggregate(db)
     assert db.execute("SELECT count(*) FROM posts").fetchone()[0] > 0
 

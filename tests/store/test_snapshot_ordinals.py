@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import threading
 from datetime import UTC, datetime, timedelta
 
 import psycopg
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 
 from app.store.snapshot import _NEWEST_SQL, _PAGE_SQL, SnapshotQuery, snapshot_page
 from app.store.source import Coverage
+from tests.fixtures.threads import run_in_threads
 from tests.store.conftest import write_page
 
 TABLES = ["chargebacks", "payout_requests"]
@@ -139,27 +139,20 @@ def test_ordinal_pages_equal_offset_pages_after_any_history(db, database_url, ta
 def test_concurrent_writers_of_one_account_keep_it_numbered(db, database_url, table):
     """Four writers upsert overlapping rows anywhere in time, some two statements to a
     transaction: no deadlock, no duplicate or missing ordinal."""
-    account_id, failures = ACCOUNTS[0], []
+    account_id = ACCOUNTS[0]
 
     def writer(seed: int) -> None:
         rng = random.Random(seed)
-        try:
-            with psycopg.connect(database_url) as conn:
-                for _ in range(15):
-                    for _ in range(rng.choice((1, 2))):
-                        batch = [item(table, rng.randint(1, 300), rng.randint(0, 400)) for _ in range(rng.randint(1, 20))]
-                        write_page(conn, table, account_id, batch)
-                        conn.execute("SELECT pg_sleep(0.002)")
-                    conn.commit()
-        except Exception as exc:  # reported below: a deadlock or a duplicate ordinal
-            failures.append(exc)
+        with psycopg.connect(database_url) as conn:
+            for _ in range(15):
+                for _ in range(rng.choice((1, 2))):
+                    batch = [item(table, rng.randint(1, 300), rng.randint(0, 400)) for _ in range(rng.randint(1, 20))]
+                    write_page(conn, table, account_id, batch)
+                    conn.execute("SELECT pg_sleep(0.002)")
+                conn.commit()
 
-    threads = [threading.Thread(target=writer, args=(seed,)) for seed in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    # A deadlock or a duplicate ordinal would be raised by a writer.
+    assert run_in_threads(writer, 4) == []
     assert db.execute(f"SELECT count(*) FROM {table} WHERE account_id = %s", (account_id,)).fetchone()[0] > 100
     assert misnumbered(db, table, account_id) == 0
     windows = [(0, 400, 400, o, n) for o in (0, 1, 37, 150, 290) for n in (1, 10)] + [(50, 300, 250, 20, 10)]
