@@ -43,6 +43,26 @@ async def check_on_checkout(conn: AsyncConnection) -> None:
         await AsyncConnectionPool.check_connection(conn)
 
 
+class checkout:  # noqa: N801 - used as a function: ``async with checkout(pool) as conn:``
+    """A pooled connection for the block, without what ``pool.connection()`` adds around
+    it: that one also enters the connection's own context, which commits on the way out
+    (nothing to commit in autocommit) and times the usage -- a cost on every store page.
+    The pool's ``putconn`` still rolls back or discards a connection left in a transaction
+    or broken."""
+
+    __slots__ = ("_pool", "_conn")
+
+    def __init__(self, pool: AsyncConnectionPool) -> None:
+        self._pool = pool
+
+    async def __aenter__(self) -> AsyncConnection:
+        self._conn = await self._pool.getconn()
+        return self._conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._pool.putconn(self._conn)
+
+
 def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -> AsyncConnectionPool:
     """A pool that is not opened yet: ``await pool.open()`` in the process's lifespan.
 

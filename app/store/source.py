@@ -28,6 +28,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.crypto.keyring import Keyring
+from app.db.pool import checkout
 from app.envelope import Envelope
 from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
@@ -86,7 +87,7 @@ class Coverage:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class Sourced(Generic[T]):
     """An answer and where it came from."""
 
@@ -143,7 +144,7 @@ class CoverageCache:
 _COVERAGE_CACHE = CoverageCache()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # built on every store-served request: not frozen (see Sourced)
 class Reader:
     """What a store-served request reads with: the pool, the upstream, whose data, how fresh.
 
@@ -209,7 +210,7 @@ class Reader:
         if not self.fresh:
             # The pool's connections are in autocommit (app/db/pool.py): two statements,
             # two round trips, no BEGIN or COMMIT.
-            async with (self.read_pool or self.pool).connection() as conn:
+            async with checkout(self.read_pool or self.pool) as conn:
                 coverage = await _COVERAGE_CACHE.get(conn, self.account_id, resource)
                 if coverage.covers(start, end, now=self.now):
                     data = await from_store(conn, coverage)

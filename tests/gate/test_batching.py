@@ -17,7 +17,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from app.gate.keys import key_digest
 from app.gate.batching import Meter
-from app.gate.statement import MeterRequest, run_gate_statement
+from app.gate.statement import GATE_SQL, RESULT_COLUMNS, MeterRequest, _gate_params, run_gate_statement
 from app.permissions import PERMISSIONS
 
 ROUTE = "/v1/{account_id:int}/probe"
@@ -39,6 +39,14 @@ async def _one_statement(pool: AsyncConnectionPool, requests: list[MeterRequest]
     async with pool.connection() as conn:
         await conn.set_autocommit(True)
         return await run_gate_statement(conn, requests)
+
+
+async def test_the_statements_columns_are_the_result_fields_in_order(pool, db):
+    # run_gate_statement builds GateResult by position: a column moved in the SQL would
+    # silently land in the wrong field.
+    async with pool.connection() as conn:
+        cursor = await conn.execute(GATE_SQL, _gate_params([request("unknown-key")]))
+        assert tuple(column.name for column in cursor.description) == RESULT_COLUMNS
 
 
 async def test_one_statement_admits_the_first_requests_of_each_organization_that_fit(
