@@ -9,11 +9,10 @@ GET /v1/{account_id}/campaigns/chart     (api_campaigns_read_chart)
 from __future__ import annotations
 
 from litestar import Request
-from litestar.di import NamedDependency
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, provide_date_window
+from app.params import provide_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
 
@@ -24,13 +23,13 @@ from app.store.source import StoreReader, windowed_reader
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
-async def campaigns_overview(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
+async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope:
     """Link count, clicks and claims with deltas, and the daily claims chart.
 
     Rules: ``end_date`` must not be before ``start_date``. The deltas compare with the
     window of equal length just before (it starts no earlier than 1970-01-01).
     """
-    sourced = await campaigns.overview(reader, window)
+    sourced = await campaigns.overview(reader, reader.window)
     return sourced.envelope(request)
 
 
@@ -41,12 +40,12 @@ async def campaigns_overview(request: Request, reader: StoreReader, window: Name
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )
-async def campaigns_chart(request: Request, reader: StoreReader, window: NamedDependency[DateWindow]) -> Envelope:
+async def campaigns_chart(request: Request, reader: StoreReader) -> Envelope:
     """Daily clicks and claims over all links.
 
     Rules: ``end_date`` must not be before ``start_date``.
     """
-    sourced = await campaigns.chart(reader, window)
+    sourced = await campaigns.chart(reader, reader.window)
     return sourced.envelope(request)
 
 

@@ -47,7 +47,6 @@ MarkerId = Annotated[
 async def earnings_feed(
     request: Request,
     reader: StoreReader,
-    window: NamedDependency[DateWindow],
     marker: Marker = None,
     marker_id: MarkerId = None,
     type: FromQuery[EarningsType | None] = None,  # noqa: A002 - the spec's parameter name
@@ -63,9 +62,9 @@ async def earnings_feed(
         raise bad_parameter("tips_source", "only allowed with type=tips")
     if marker_id is not None and marker is None:
         raise bad_parameter("marker_id", "only allowed with marker")
-    query = feeds.FeedQuery(window.start, window.end, type, tips_source, marker, marker_id)
+    query = feeds.FeedQuery(reader.window.start, reader.window.end, type, tips_source, marker, marker_id)
     sourced = await feeds.feed(reader, query)
-    return sourced.envelope(request, feeds.feed_next(sourced.data, window.start))
+    return sourced.envelope(request, feeds.feed_next(sourced.data, reader.window.start))
 
 
 @v1_get(
@@ -75,7 +74,7 @@ async def earnings_feed(
     tags=["earnings"],
     summary="Earnings chart (store)",
 )
-async def earnings_chart(request: Request, reader: StoreReader, window: NamedDependency[DateWindow], by: FromQuery[ChartBy] = "total") -> Envelope:
+async def earnings_chart(request: Request, reader: StoreReader, by: FromQuery[ChartBy] = "total") -> Envelope:
     """Net amount and count series, totals and the delta against the previous window.
 
     Buckets are days for windows up to 90 days, calendar months beyond.
@@ -83,7 +82,7 @@ async def earnings_chart(request: Request, reader: StoreReader, window: NamedDep
     Rules: ``end_date`` must not be before ``start_date``. The delta compares with the
     window of equal length just before (it starts no earlier than 1970-01-01).
     """
-    sourced = await earnings.chart(reader, earnings.ChartQuery(by, window.start, window.end))
+    sourced = await earnings.chart(reader, earnings.ChartQuery(by, reader.window.start, reader.window.end))
     return sourced.envelope(request)
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request
-from litestar.di import NamedDependency
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, Limit100, Offset, provide_date_window, unix_seconds
+from app.params import Limit100, Offset, provide_date_window, unix_seconds
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
 from app.store.source import StoreReader, windowed_reader
@@ -31,14 +30,14 @@ Marker = Annotated[
     summary="Chargebacks (store)",
 )
 async def chargebacks(
-    request: Request, reader: StoreReader, window: NamedDependency[DateWindow], limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
+    request: Request, reader: StoreReader, limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
     """Chargebacks filed in the window (by filing date), newest first.
 
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
     listed (the pin of the first page).
     """
-    query = SnapshotQuery(window.start, window.end, offset, limit, marker)
+    query = SnapshotQuery(reader.window.start, reader.window.end, offset, limit, marker)
     sourced = await payouts.page(reader, payouts.CHARGEBACKS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query))
 
@@ -51,14 +50,14 @@ async def chargebacks(
     summary="Payout requests (store)",
 )
 async def payout_requests(
-    request: Request, reader: StoreReader, window: NamedDependency[DateWindow], offset: Offset = 0, marker: Marker = None
+    request: Request, reader: StoreReader, offset: Offset = 0, marker: Marker = None
 ) -> Envelope:
     """Withdrawal requests, newest first; the page size is fixed at 10.
 
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
     listed (the pin of the first page).
     """
-    query = SnapshotQuery(window.start, window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
+    query = SnapshotQuery(reader.window.start, reader.window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
     sourced = await payouts.page(reader, payouts.PAYOUT_REQUESTS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query, with_limit=False))
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Request
-from litestar.di import NamedDependency
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import DateWindow, identifier, provide_open_date_window
+from app.params import identifier, provide_open_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
 
@@ -28,14 +27,14 @@ LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
     summary="Tracking link stats (store)",
 )
 async def tracking_link_stats(
-    request: Request, reader: StoreReader, link_id: LinkId, window: NamedDependency[DateWindow]
+    request: Request, reader: StoreReader, link_id: LinkId
 ) -> Envelope:
     """One link's summary and daily and monthly metrics.
 
     Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window
     open on that side. An unknown link is a 404.
     """
-    query = campaigns.StatsQuery(link_id, window)
+    query = campaigns.StatsQuery(link_id, reader.window)
     sourced = await campaigns.link_stats(reader, query)
     return sourced.envelope(request)
 

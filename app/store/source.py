@@ -12,12 +12,13 @@ The outcome carries where the data came from and as of when, for ``_meta._cache`
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_type_hints
 
 from cachetools import TTLCache
 from litestar import Request
@@ -165,6 +166,8 @@ class Reader:
     read_pool: AsyncConnectionPool | None = None
     # Looked up per request through the module, so tests can pin the clock.
     now: datetime = field(default_factory=lambda: date_params.utc_now())
+    #: The route's date window (``windowed_reader``), None for routes without one.
+    window: DateWindow | None = None
 
     @property
     def account(self) -> UpstreamAccount:
@@ -261,25 +264,43 @@ def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) ->
     )
 
 
-def _provide_windowed_reader(
-    state: State, account_id: AccountId, window: NamedDependency[DateWindow], fresh: Fresh = False
-) -> Reader:
-    # ``window`` is taken only to order the two dependencies (see ``windowed_reader``).
-    return provide_reader(state, account_id, fresh)
-
-
-# Both only read what the request and the app state already hold: called in place.
+# Only reads what the request and the app state already hold: called in place.
 READER = {"reader": Provide(provide_reader, sync_to_thread=False)}
 
 
 def windowed_reader(window: Provide) -> dict[str, Provide]:
-    """``window`` and ``reader`` for a store-served route that takes a date window.
+    """``reader`` for a store-served route that takes a date window; the handler reads the
+    window as ``reader.window``.
 
-    The reader depends on the window, so Litestar resolves them one after the other: two
-    independent dependencies would share a level, which Litestar resolves in an anyio task
-    group, a cost per request larger than the store query itself (docs/benchmarks.md).
+    One dependency that declares ``window``'s query parameters (those of its function, with
+    their documentation) beside ``fresh`` and builds both: Litestar parses each
+    dependency's parameters and calls it on every request, and two dependencies cost a
+    tenth of a store page more than one (``python -m bench.cost``; two on one level would
+    even be resolved in an anyio task group, docs/benchmarks.md).
     """
-    return {"window": window, "reader": Provide(_provide_windowed_reader, sync_to_thread=False)}
+    parse = window.dependency
+    own, dates = _parameters(provide_reader), _parameters(parse)
+
+    def provide(state: State, account_id: int, fresh: bool = False, **window_args: Any) -> Reader:
+        reader = provide_reader(state, account_id, fresh)
+        reader.window = parse(**window_args)
+        return reader
+
+    # What Litestar reads: the signature and type hints of both functions as one (``fresh``
+    # last, where the schema has always listed it).
+    parameters = [p for p in own if p.name != "fresh"] + dates + [p for p in own if p.name == "fresh"]
+    provide.__signature__ = inspect.Signature(parameters, return_annotation=Reader)  # type: ignore[attr-defined]
+    provide.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": Reader}
+    return {"reader": Provide(provide, sync_to_thread=False)}
+
+
+def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    """``fn``'s parameters as keyword-only ones, each annotated with its resolved type hint."""
+    hints = get_type_hints(fn, include_extras=True)
+    return [
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[p.name])
+        for p in inspect.signature(fn).parameters.values()
+    ]
 
 
 #: How a handler asks for it: ``reader: StoreReader``.
