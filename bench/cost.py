@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -249,5 +248,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     main()
