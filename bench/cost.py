@@ -13,8 +13,6 @@ reports its CPU time per request. The variants, each one layer less than the one
 - ``store``: ``GET /v1/{id}/earnings`` of the app, everything included;
 - ``gated``: the minimal app's keyset query behind the gate in the same app
   (``bench/gate_app.py``): the store route's own machinery left out;
-- ``gated-canned``: the same with the meter answering every request with one result read
-  at start: the gate's checks, headers and ``_meta`` without its statement;
 - ``open``: the same query in the same app without the gate: the app's middleware only;
 - ``minimal``: ``bench/minimal_app.py`` alone.
 
@@ -36,35 +34,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS = ("store", "gated", "gated-canned", "open", "minimal")
+VARIANTS = ("store", "gated", "open", "minimal")
 #: What the difference between a variant and the next one down is.
 LAYERS = {
-    "store": "the store route's machinery (parameters, coverage, envelope, next page)",
-    "gated": "the gate statement and its batching",
-    "gated-canned": "the gate's checks, headers and _meta",
+    "store": "the store route's machinery (parameters, coverage, batched page read, envelope, next page)",
+    "gated": "the gate (admission, headers, _meta, ledger row; its statements and writes in the background)",
     "open": "the app's middleware (request id, metrics, errors)",
 }
 
 
 # --- one variant, in its own process ----------------------------------------------------
-
-
-class CannedMeter:
-    """Answers every request with the first result the real meter gave: no statement."""
-
-    def __init__(self, meter: Callable[[Any], Awaitable[Any]]) -> None:
-        self._meter = meter
-        self._result = None
-
-    async def __call__(self, request: Any) -> Any:
-        if self._result is None:
-            self._result = await self._meter(request)
-        return self._result
 
 
 def _target(variant: str, account: int, key: str) -> tuple[Any, str, str | None]:
@@ -124,9 +107,6 @@ async def _drive(variant: str, account: int, key: str, markers: tuple[int, int],
     await ready.wait()
     if events[-1]["type"] != "lifespan.startup.complete":
         raise RuntimeError(f"{variant}: startup failed: {events[-1]}")
-    meter = getattr(app.state, "meter", None)
-    if variant == "gated-canned":
-        app.state.meter = CannedMeter(meter)
     done = 0
     stop = False
 
@@ -143,15 +123,15 @@ async def _drive(variant: str, account: int, key: str, markers: tuple[int, int],
     served, cpu, wall = done - first, time.process_time() - cpu0, time.perf_counter() - wall0
     stop = True
     await asyncio.gather(*callers)
-    batch = None
-    if meter is not None:
-        app.state.meter = meter  # the real one, which the shutdown closes
-        if variant != "gated-canned" and meter.statements:
-            batch = meter.metered / meter.statements
+    # The share of requests the gate admitted with no database work of their own.
+    gate = getattr(getattr(app.state, "gate", None), "gatekeeper", None)
+    local = None
+    if gate is not None and gate.admitted_locally + gate.admitted_by_statement:
+        local = gate.admitted_locally / (gate.admitted_locally + gate.admitted_by_statement)
     await inbox.put({"type": "lifespan.shutdown"})
     await lifespan
     return {"variant": variant, "requests": served, "rps": served / wall, "cpu_us": cpu / served * 1e6,
-            "batch": batch}
+            "local": local}
 
 
 def run_variant(args: argparse.Namespace) -> None:
@@ -186,19 +166,19 @@ def measure(stack: Any, data: Any, args: argparse.Namespace) -> dict[str, list[d
 
 def table(results: dict[str, list[dict]]) -> str:
     median = {v: statistics.median(r["cpu_us"] for r in rs) for v, rs in results.items()}
-    lines = ["| variant | CPU per request, median (spread) | req/s, median | meter batch | next layer down costs |",
-             "|---|---|---|---|---|"]
+    lines = ["| variant | CPU per request, median (spread) | req/s, median | admitted without a statement | "
+             "next layer down costs |", "|---|---|---|---|---|"]
     for i, variant in enumerate(VARIANTS):
         rounds = results[variant]
         spread = f"{min(r['cpu_us'] for r in rounds):.0f}–{max(r['cpu_us'] for r in rounds):.0f}"
-        batches = [r["batch"] for r in rounds if r["batch"] is not None]
-        batch = f"{statistics.median(batches):.1f}" if batches else ""
+        shares = [r["local"] for r in rounds if r["local"] is not None]
+        local = f"{statistics.median(shares):.1%}" if shares else ""
         layer = ""
         if variant in LAYERS:
             below = VARIANTS[i + 1]
             layer = f"{median[variant] - median[below]:.0f} µs: {LAYERS[variant]}"
         lines.append(f"| {variant} | {median[variant]:.0f} µs ({spread}) | "
-                     f"{statistics.median(r['rps'] for r in rounds):.0f} | {batch} | {layer} |")
+                     f"{statistics.median(r['rps'] for r in rounds):.0f} | {local} | {layer} |")
     lines.append(f"\nminimal / store, CPU per request: {median['minimal'] / median['store']:.2f} (issue 10's "
                  f"req/s ratio where the API process is the bottleneck); the gate's share of the gated route: "
                  f"{1 - median['open'] / median['gated']:.0%}")

@@ -123,7 +123,9 @@ def test_a_database_restart_under_load_gives_only_200_and_503(own_postgres, api_
         assert headers["retry-after"] == "1"
         assert elapsed < 3.0  # no 10 s connect wait (bounded by RELAY_DB_WAIT_TIMEOUT = 1 s)
 
-    # Every answered request is on the ledger once; none twice.
+    # Every answered request is on the ledger once; none twice. Ledger rows are written
+    # after the responses and allowances go back when they end: a stopped API has done both.
+    api.stop()
     with psycopg.connect(url) as conn:
         ledger = conn.execute(
             "SELECT request_id, credits FROM usage_ledger WHERE organization_id = %s", (org_id,)

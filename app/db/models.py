@@ -48,10 +48,6 @@ class Organization(Base):
     minute_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     day_window: Mapped[datetime | None]
     day_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
-    # Whether the last metered request's credit came off the balance. PostgreSQL 15's
-    # RETURNING sees only the new row, so the gate's UPDATE records the old balance's
-    # verdict here to return it (it goes into that request's ledger row).
-    last_charge_debited: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     created_at: Mapped[datetime] = created_at_column()
 
     __table_args__ = (
@@ -161,9 +157,8 @@ class UsageLedger(Base):
     account_id: Mapped[int | None] = mapped_column(BigInteger)
     method: Mapped[str] = mapped_column(Text)
     route: Mapped[str] = mapped_column(Text)
-    # The response's status. The gate writes the row before the handler runs; statuses it
-    # decides itself (403, 404 for a foreign account) are written at once, the others
-    # after the response, in batches (NULL until then; see app/gate/ledger.py).
+    # The response's status: the row is written after the response, in batches
+    # (app/gate/ledger.py). NULL only in rows of releases that wrote them before the handler.
     status: Mapped[int | None] = mapped_column(SmallInteger)
     # Credits the request used: 1 for every metered request (the spec's charge).
     credits: Mapped[int] = mapped_column(SmallInteger)
@@ -177,9 +172,6 @@ class UsageLedger(Base):
 
     __table_args__ = (
         Index(None, "organization_id", "created_at"),
-        # Room on each page for the final status written after the response, so that
-        # UPDATE stays HOT (no index entries); migration 0005.
-        {"postgresql_with": {"fillfactor": 50}},
     )
 
 

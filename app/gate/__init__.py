@@ -4,16 +4,16 @@ credits and the envelope's ``_meta``. A route joins it by its declaration,
 
 from app.gate.batching import Meter
 from app.gate.dependencies import ConnectedAccount, Upstream
-from app.gate.ledger import StatusRecorder
-from app.gate.middleware import gate_middleware
+from app.gate.keeper import Gatekeeper
+from app.gate.ledger import LedgerWriter
 from app.gate.route import refuse_ungated_routes, v1_get, v1_post
 
 __all__ = [
     "ConnectedAccount",
+    "Gatekeeper",
+    "LedgerWriter",
     "Meter",
-    "StatusRecorder",
     "Upstream",
-    "gate_middleware",
     "refuse_ungated_routes",
     "v1_get",
     "v1_post",

@@ -1,10 +1,8 @@
 """The meter: coalesces the concurrent requests of one process into one gate statement.
 
-``await meter(request)`` queues the request and returns its ``GateResult``. A request that
-finds no batch running starts one at once (an idle process pays no delay); the others wait
-for the running batch to return, and the next batch takes every request queued meanwhile
-(at most ``max_batch``). Each request waits for exactly one execution of the statement
-(two when its batch failed, below), and its result is what it would have been alone:
+``await meter(request)`` queues the request and returns its ``GateResult``: the batching is
+``app.db.coalesce.Coalescer``'s (a request that finds no batch running starts one at once;
+the others go together in the next). Its result is what it would have been alone:
 admission is per organization, in arrival order, under the organization row's lock.
 
 A request's failure never fails another: when a batch's statement fails while the
@@ -21,6 +19,8 @@ Under concurrency (the previous batch held more than one request) a batch waits
 ``linger`` seconds before it leaves, to take more requests along. Half a millisecond: a
 closed-loop client waits the linger on every request, and at 4 ms eight connections got a
 sixth of the minimal app's throughput on an idle machine (docs/benchmarks.md, 14:48 run).
+Most requests no longer come here at all: the gatekeeper admits them from an allowance
+(``app.gate.keeper``).
 """
 
 from __future__ import annotations
@@ -31,32 +31,21 @@ import psycopg
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app.db.coalesce import Coalescer
 from app.gate.statement import GateResult, MeterRequest, run_gate_statement
-
-_Waiting = list[tuple[MeterRequest, "asyncio.Future[GateResult]"]]
 
 
 class Meter:
     def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 128, linger: float = 0.0005):
         self._pool = pool
-        self._max_batch = max_batch
-        self._linger = linger
-        self._last_batch = 0
-        self._queue: _Waiting = []
-        self._draining = False
         self._conn: AsyncConnection | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._batches = Coalescer(self._run, max_batch=max_batch, linger=linger, retry_alone=self._retriable)
         #: Statements run and requests metered by this process (their ratio: the batch size).
         self.statements = 0
         self.metered = 0
 
     async def __call__(self, request: MeterRequest) -> GateResult:
-        future: asyncio.Future[GateResult] = asyncio.get_running_loop().create_future()
-        self._queue.append((request, future))
-        if not self._draining:
-            self._draining = True
-            self._task = asyncio.create_task(self._drain())
-        return await future
+        return await self._batches(request)
 
     async def _connection(self) -> AsyncConnection:
         if self._conn is None or self._conn.closed or self._conn.broken:
@@ -89,59 +78,13 @@ class Meter:
         self.metered += len(requests)
         return results
 
-    def _retriable(self, exc: Exception, batch: _Waiting) -> bool:
+    def _retriable(self, exc: Exception) -> bool:
         """A statement error on a live connection rolled the whole batch back: safe to retry."""
         conn = self._conn
-        return (
-            len(batch) > 1
-            and isinstance(exc, psycopg.Error)
-            and conn is not None
-            and not conn.closed
-            and not conn.broken
-        )
-
-    async def _settle(self, batch: _Waiting) -> None:
-        try:
-            results = await self._run([request for request, _ in batch])
-        except Exception as exc:
-            if not self._retriable(exc, batch):
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                return
-            for waiting in batch:  # one by one: only the request that breaks it fails
-                await self._settle([waiting])
-            return
-        for (_, future), result in zip(batch, results, strict=True):
-            if not future.done():  # its request may have been cancelled meanwhile
-                future.set_result(result)
-
-    async def _drain(self) -> None:
-        """Run batches while requests wait."""
-        try:
-            while self._queue:
-                if self._linger and self._last_batch > 1 and len(self._queue) < self._max_batch:
-                    await asyncio.sleep(self._linger)
-                batch = self._queue[: self._max_batch]
-                self._last_batch = len(batch)
-                del self._queue[: self._max_batch]
-                try:
-                    await self._settle(batch)
-                except BaseException:  # cancelled (shutdown): nobody is left waiting
-                    for _, future in [*batch, *self._queue]:
-                        future.cancel()
-                    self._queue.clear()
-                    raise
-        finally:
-            self._draining = False
+        return isinstance(exc, psycopg.Error) and conn is not None and not conn.closed and not conn.broken
 
     async def close(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        for _, future in self._queue:
-            future.cancel()
-        self._queue.clear()
+        await self._batches.close()
         if self._conn is not None:
             await self._conn.close()
             self._conn = None

@@ -1,70 +1,177 @@
-"""The ledger's final statuses: written after the response, in batches, off the request path.
+"""The ledger: one row per counted request, written after its response, in batches.
 
-The gate statement writes a request's ledger row before the handler runs; the HTTP status
-is known only after it. Statuses the gate decides itself (403, 404) are in the row already;
-the others are handed to ``StatusRecorder.record`` and written a moment later, many in one
-statement. Credits and counters never wait for this: the gate statement settled them.
-A process that dies loses at most the statuses of its last interval; those rows keep
-status NULL ("outcome not recorded").
+The gate decides a request's credit and window counts before the handler runs (in the
+statement, or from an allowance); its ledger row -- organization, key, account, route,
+final status, whether the credit came off the balance, when it counted, its request id --
+is known once the response has gone. ``LedgerWriter.record`` queues it; a background task
+writes the queue every ``interval`` seconds (at once when ``batch`` rows wait) with COPY,
+in one transaction with what ended allowances give back to their organizations
+(``app.gate.allowance.Unused``), so the counters and the balance agree with the ledger
+rows once a write has landed. Nothing of this is on a request's path.
+
+A write that fails keeps its rows and returns for the next attempt (at most ``MAX_PENDING``
+rows are held; past that the oldest are dropped and logged). A process that dies loses
+what it had not written: at most one interval of rows, whose credits stay charged
+(docs/api-decisions.md, "Durability of metering").
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+import re
+import time
+from collections.abc import Callable
 
 from psycopg_pool import AsyncConnectionPool
 
+from app.gate.allowance import Unused
+
 logger = logging.getLogger(__name__)
 
-# Bookkeeping: the transaction does not wait for the WAL flush (set inside the statement).
-STATUS_SQL = """
-WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
-UPDATE usage_ledger l SET status = v.status
-FROM unnest(%(ids)s::bigint[], %(statuses)s::smallint[]) AS v(id, status), async_commit
-WHERE l.id = v.id
+COPY_SQL = """
+COPY usage_ledger (organization_id, api_key_id, account_id, method, route, status, debited,
+                   created_at, request_id, credits)
+FROM STDIN
 """
 
+# COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
+_SPECIAL = re.compile(r"[\\\t\n\r]")
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_NULL = "\\N"
 
-class StatusRecorder:
-    """``record`` appends to a list; a background task writes the list every ``interval``
-    seconds (at once when ``batch`` statuses wait), in one statement; ``close`` writes what
-    is left. A failed write keeps the statuses for the next attempt."""
 
-    def __init__(self, pool: AsyncConnectionPool, *, interval: float = 0.2, batch: int = 500):
+def _text(value: str | None) -> str:
+    if value is None:
+        return _NULL
+    return value.translate(_ESCAPES) if _SPECIAL.search(value) else value
+
+
+@functools.lru_cache(maxsize=4096)
+def _who_and_where(org: int, key_id: int, account_id: int | None, method: str, route: str) -> str:
+    """The first five fields of a line: the same for every request of one key to one route."""
+    return f"{org}\t{key_id}\t{_NULL if account_id is None else account_id}\t{_text(method)}\t{_text(route)}\t"
+
+
+#: The whole second last formatted by ``_timestamp``, and its text.
+_second: list = [-1, ""]
+
+
+def _timestamp(at: float) -> str:
+    """Unix seconds as timestamptz text, ``YYYY-MM-DD HH:MM:SS.ffffff+00``: the whole second
+    is formatted once and kept while requests keep falling into it."""
+    second = int(at)
+    if second != _second[0]:
+        _second[:] = second, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(second))
+    return f"{_second[1]}.{int((at - second) * 1_000_000):06d}+00"
+
+
+def copy_line(
+    org: int, key_id: int, account_id: int | None, method: str, route: str, status: int, debited: bool,
+    at: float, request_id: str | None,
+) -> str:
+    """One counted request as a line of COPY's text format: ``at`` in unix seconds; a
+    request id is one ``app.request_id`` chose, so it has nothing to escape. Formatted when
+    the row is queued: one write of all lines costs the flush far less than psycopg
+    adapting each value."""
+    return (
+        f"{_who_and_where(org, key_id, account_id, method, route)}{status}\t{'t' if debited else 'f'}\t"
+        f"{_timestamp(at)}\t{_NULL if request_id is None else request_id}\t1\n"
+    )
+
+
+#: An ended allowance's rest goes back to the windows it was counted in, if they are still
+#: the current ones (a past window's count is history, in the ledger), and to the balance.
+GIVE_BACK_SQL = """
+UPDATE organizations SET
+    minute_used = CASE WHEN minute_window = %(minute_start)s
+                       THEN greatest(minute_used - %(admissions)s, 0) ELSE minute_used END,
+    day_used = CASE WHEN day_window = %(day_start)s
+                    THEN greatest(day_used - %(admissions)s, 0) ELSE day_used END,
+    credit_balance = credit_balance + %(admissions)s
+WHERE id = %(organization_id)s
+"""
+
+MAX_PENDING = 200_000
+
+
+class LedgerWriter:
+    """``record`` queues a row; ``flush`` writes the queue and the allowances' rest."""
+
+    def __init__(
+        self,
+        pool: AsyncConnectionPool,
+        unused: Callable[..., list[Unused]] = lambda **_: [],
+        give_back: Callable[[list[Unused]], None] = lambda _: None,
+        *,
+        interval: float = 0.1,
+        batch: int = 1000,
+    ) -> None:
         self._pool = pool
+        self._unused = unused
+        self._give_back = give_back
         self._interval = interval
         self._batch = batch
-        self._pending: list[tuple[int, int]] = []
+        self._rows: list[str] = []  # COPY lines
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._lock = asyncio.Lock()
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="ledger-status-recorder")
+        self._task = asyncio.create_task(self._run(), name="ledger-writer")
 
-    def record(self, ledger_id: int, status: int) -> None:
-        self._pending.append((ledger_id, status))
-        if len(self._pending) >= self._batch:
+    def record(self, line: str) -> None:
+        """Queue one counted request's row, as ``copy_line`` wrote it."""
+        self._rows.append(line)
+        if len(self._rows) == self._batch:
             self._wake.set()
 
     @property
     def pending(self) -> int:
-        return len(self._pending)
+        return len(self._rows)
 
-    async def flush(self) -> None:
-        pending, self._pending = self._pending, []
-        if not pending:
-            return
-        ids, statuses = zip(*pending, strict=True)
-        try:
-            async with self._pool.connection() as conn:
-                await conn.execute(STATUS_SQL, {"ids": list(ids), "statuses": list(statuses)})
-        except Exception:
-            self._pending[:0] = pending
-            logger.warning("ledger_status_flush_failed", extra={"pending": len(self._pending)}, exc_info=True)
+    async def flush(self, *, everything: bool = False) -> None:
+        """Write what is queued and what ended allowances leave (``everything``: every
+        allowance's rest, so the counters match the ledger; at shutdown and in tests)."""
+        async with self._lock:  # one write at a time: rows land in the order they were queued
+            rows, self._rows = self._rows, []
+            unused = sorted(self._unused(everything=everything), key=lambda u: u.organization_id)
+            if not rows and not unused:
+                return
+            try:
+                await self._write(rows, unused)
+            except BaseException as exc:  # cancelled too: nothing is lost that did not commit
+                self._keep(rows)
+                self._give_back(unused)
+                if not isinstance(exc, Exception):
+                    raise
+                logger.warning("ledger_write_failed", extra={"pending": len(self._rows)}, exc_info=True)
+
+    async def _write(self, rows: list[str], unused: list[Unused]) -> None:
+        async with self._pool.connection() as conn, conn.transaction():
+            # Bookkeeping: the transaction does not wait for the WAL flush.
+            await conn.execute("SET LOCAL synchronous_commit = off")
+            if rows:
+                async with conn.cursor().copy(COPY_SQL) as copy:
+                    await copy.write("".join(rows))
+            if unused:  # organization rows last and in id order: locked briefly, never crosswise
+                async with conn.cursor() as cur:
+                    await cur.executemany(GIVE_BACK_SQL, [
+                        {"organization_id": u.organization_id, "minute_start": u.minute_start,
+                         "day_start": u.day_start, "admissions": u.admissions} for u in unused
+                    ])
+
+    def _keep(self, rows: list[str]) -> None:
+        self._rows[:0] = rows
+        excess = len(self._rows) - MAX_PENDING
+        if excess > 0:
+            del self._rows[:excess]
+            logger.error("ledger_rows_dropped", extra={"rows": excess, "reason": "database unreachable"})
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=self._interval)
             except TimeoutError:
@@ -73,11 +180,11 @@ class StatusRecorder:
             await self.flush()
 
     async def close(self) -> None:
+        """Let a write in progress finish (a cancelled COPY would leave its connection
+        unusable), then write everything that is left."""
+        self._closing = True
+        self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+            await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
-        await self.flush()
+        await self.flush(everything=True)

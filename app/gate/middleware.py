@@ -1,11 +1,12 @@
-"""The gate's ASGI middleware: authentication, rate limit, permission and account, in that
+"""The gate's request side: authentication, rate limit, permission and account, in that
 order, and the response side of metering.
 
-Litestar has routed the request when the middleware runs, so the route handler (and the
-permission ``v1_get``/``v1_post`` put in its ``opt``) and the parsed path parameters are
-in the scope. Routes without a permission (health, the documentation) pass through. For a
-gated route it reads the key from the raw headers, meters the request (one gate statement,
-shared with the process's concurrent requests: ``app.gate.batching``) and refuses:
+The app's one middleware (``app.request_context``) calls ``pass_gate`` for every route
+declared with a permission. Litestar has routed the request by then, so the route handler
+(and the permission ``v1_get``/``v1_post`` put in its ``opt``) and the parsed path
+parameters are in the scope. ``pass_gate`` reads the key from the raw headers, has the
+gatekeeper meter the request (from what the process holds, or through the gate statement:
+``app.gate.keeper``) and refuses:
 
 1. 401 -- no key, a malformed key, an unknown or revoked key (nothing counted, 0 credits);
 2. 429 -- the organization's minute or day window is full (nothing counted, 0 credits);
@@ -18,42 +19,56 @@ handling, so it becomes the same ``{"error", "code"}`` response as any other err
 its headers. Validation (400, 413) and credits (402) follow in the route's post-validation
 step (``app.gate.route``).
 
-On the way out it adds the rate limits and the credits used to the headers of every
-metered response and hands the final status to the ledger's ``StatusRecorder``.
+What passes is the request's ``GateState``: the headers every metered response carries
+(rate limits, credits used), what the route's steps read, and ``finish(status)``, which
+queues the request's ledger row with its final status (``app.gate.ledger``).
 """
 
 from __future__ import annotations
 
-from litestar import Litestar
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+import functools
+import re
+from hashlib import sha256
+
+from litestar.types import Receive, Scope
 
 from app.errors import ApiError
-from app.gate.keys import digests_match, key_digest, presented_key
-from app.gate.state import PERMISSION_OPT, GateState, open_gate
+from app.gate.keys import KEY_PATTERN, digests_match, presented_key
+from app.gate.state import GateRuntime, GateState
 from app.gate.statement import GateResult, MeterRequest
 from app.metrics import GATE_REFUSALS
 from app.request_id import request_id
 
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
 
-_KEY_HEADERS = (b"authorization", b"x-api-key")
-_BODY_HEADERS = (b"content-length", b"transfer-encoding")
+_BODY_HEADERS = frozenset((b"content-length", b"transfer-encoding"))
 
 
 def rate_limit_headers(result: GateResult) -> list[tuple[bytes, bytes]]:
     """The limits and the credits used as response headers (names and values as bytes)."""
     return [
-        (b"x-ratelimit-limit-minute", b"%d" % result.limit_minute),
+        _limit_header(b"x-ratelimit-limit-minute", result.limit_minute),
         (b"x-ratelimit-remaining-minute", b"%d" % max(result.limit_minute - result.minute_used, 0)),
-        (b"x-ratelimit-limit-day", b"%d" % result.limit_day),
+        _limit_header(b"x-ratelimit-limit-day", result.limit_day),
         (b"x-ratelimit-remaining-day", b"%d" % max(result.limit_day - result.day_used, 0)),
-        (b"x-credits-used", b"1" if result.counted else b"0"),
+        _CREDITS_USED[result.counted],
     ]
+
+
+@functools.lru_cache(maxsize=1024)
+def _limit_header(name: bytes, limit: int) -> tuple[bytes, bytes]:
+    """A limit's header: the same few values on every response."""
+    return name, b"%d" % limit
+
+
+_CREDITS_USED = {True: (b"x-credits-used", b"1"), False: (b"x-credits-used", b"0")}
 
 
 def refusal(result: GateResult, digest: bytes, permission: str, account_id: int | None) -> ApiError | None:
     """The gate's answer when it refuses the request (in the order of checks), else None."""
-    if not result.authenticated or not digests_match(result.key_hash or b"", digest):
+    # The statement found the key by its digest's index entry: compare the digests in
+    # constant time too (a key the process holds was found by the same digest).
+    if not result.authenticated or (result.key_hash is not None and not digests_match(result.key_hash, digest)):
         return ApiError(401, UNAUTHENTICATED, "unauthenticated")
     if result.counted and result.permitted and result.verdict != 404:
         return None  # admitted: the common case builds nothing
@@ -74,58 +89,58 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
     return None
 
 
-def _read_headers(scope: Scope) -> tuple[str | None, bool]:
+_BEARER = b"Bearer "
+_KEY_BYTES = re.compile(KEY_PATTERN.pattern.encode())
+
+
+def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
     """The key the request carries (or None) and whether it announces a body, from the
-    scope's raw header list (ASGI names are lower case; the first of each key header wins)."""
-    found: dict[str, str] = {}
+    scope's raw header list (ASGI names are lower case; the first of each key header wins).
+    The usual ``Authorization: Bearer <key>`` alone is read as bytes; every other form
+    goes through ``presented_key``, which has the rules."""
+    authorization = api_key = None
     has_body = False
     for name, value in scope["headers"]:
-        if name in _KEY_HEADERS:
-            found.setdefault(name.decode("latin-1"), value.decode("latin-1"))
+        if name == b"authorization":
+            if authorization is None:
+                authorization = value
+        elif name == b"x-api-key":
+            if api_key is None:
+                api_key = value
         elif name in _BODY_HEADERS:
             has_body = True
-    return presented_key(found), has_body
+    if api_key is None and authorization is not None and authorization.startswith(_BEARER):
+        if _KEY_BYTES.fullmatch(authorization, len(_BEARER)):
+            return authorization[len(_BEARER):], has_body
+    found = {
+        name: value.decode("latin-1")
+        for name, value in (("authorization", authorization), ("x-api-key", api_key))
+        if value is not None
+    }
+    key = presented_key(found)
+    return (key.encode("ascii") if key is not None else None), has_body
 
 
-def gate_middleware(app: ASGIApp) -> ASGIApp:
-    async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        permission = scope["route_handler"].opt.get(PERMISSION_OPT) if scope["type"] == "http" else None
-        if permission is None:
-            await app(scope, receive, send)
-            return
-
-        key, has_body = _read_headers(scope)
-        if key is None:
-            GATE_REFUSALS.labels(401).inc()
-            raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
-        digest = key_digest(key)
-        account_id = scope["path_params"].get("account_id")
-        state = Litestar.from_scope(scope).state
-        result: GateResult = await state.meter(
-            MeterRequest.of(
-                digest, permission, account_id, scope["method"], scope["path_template"], request_id.get()
-            )
+async def pass_gate(scope: Scope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
+    """Meter the request of a route that needs ``permission``; raise its refusal (an
+    ``ApiError``, whose 403 or 404 is in the ledger already) or let it through."""
+    key, has_body = _read_headers(scope)
+    if key is None:
+        GATE_REFUSALS.labels(401).inc()
+        raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
+    digest = sha256(key).digest()
+    account_id = scope["path_params"].get("account_id")
+    gatekeeper = runtime.gatekeeper
+    result = gatekeeper.admit_here(digest, permission, account_id)
+    if result is None:
+        result = await gatekeeper.admit(
+            MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"], request_id.get())
         )
-        error = refusal(result, digest, permission, account_id)
-        if error is not None:
-            GATE_REFUSALS.labels(error.status).inc()
-            raise error  # 403/404 verdicts are in the ledger row already; 401/429 have none
-
-        extra = rate_limit_headers(result)
-        status = 500
-
-        async def send_with_limits(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message["headers"] = [*message.get("headers", ()), *extra]
-            await send(message)
-
-        try:
-            with open_gate(GateState(result, account_id, scope, receive, has_body)):
-                await app(scope, receive, send_with_limits)
-        finally:
-            if result.ledger_id is not None:
-                state.ledger_statuses.record(result.ledger_id, status)
-
-    return middleware
+    gate = GateState(result, account_id, scope, receive, has_body, runtime.ledger, rate_limit_headers(result))
+    error = refusal(result, digest, permission, account_id)
+    if error is not None:
+        GATE_REFUSALS.labels(error.status).inc()
+        if error.status in (403, 404):  # counted: they have a ledger row
+            gate.finish(error.status)
+        raise error
+    return gate

@@ -7,6 +7,8 @@ Everything the gate does for a route is named in its declaration, through this m
 - the OpenAPI operation: the permission in its description, both security schemes and
   every error response the gate can give;
 - the dependencies the gate provides (``account: ConnectedAccount``, ``upstream: Upstream``);
+- ``provides``: handler arguments built in the wrapper from parameters that join the
+  handler's own (the store routes' ``reader``), parsed with them in one pass;
 - the post-validation step, ``after_validation``, wrapped around the handler function
   before Litestar sees it. Litestar calls the handler function only after it has parsed
   and validated every parameter (400) and a declared body (413), so this is the one place
@@ -22,7 +24,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, get_type_hints
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post
@@ -66,17 +68,34 @@ ERROR_RESPONSES: dict[int, str] = {
 CREDITS_SPENT = "the organization's credit balance is spent; add credits"
 
 
-def after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
+#: A handler argument the gate's wrapper builds from request parameters of its own:
+#: a plain function whose signature declares them (``app.store.source.windowed_reader``).
+Provider = Callable[..., Any]
+
+
+def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | None = None) -> Callable[..., Any]:
     """The handler function with the gate's post-validation step around it.
 
     ``functools.wraps`` keeps the function's name, module and signature (``__wrapped__``),
-    so Litestar parses the same parameters it would have parsed for ``fn``.
+    so Litestar parses the same parameters it would have parsed for ``fn``. With
+    ``provides``, the signature Litestar parses is the handler's without the provided
+    arguments, plus each provider's parameters: one parse for all of them, where a Litestar
+    dependency would cost a second parse and its resolution machinery on every request.
+    Providers run first (their 400s come before the 413 and the 402, as validation does).
     """
     if not inspect.iscoroutinefunction(fn):
         raise ImproperlyConfiguredException(f"gated handler {fn.__qualname__} must be async")
+    providers = _providers(fn, provides or {})
+    own = set(inspect.signature(fn).parameters)
+    # Parameters only the providers take: not passed on to the handler.
+    theirs = tuple({p for _, _, takes in providers for p in takes} - own)
 
     @functools.wraps(fn)
     async def gated(*args: Any, **kwargs: Any) -> Any:
+        for name, provide, takes in providers:
+            kwargs[name] = provide(**{p: kwargs[p] for p in takes})
+        for p in theirs:
+            del kwargs[p]
         state = current_gate()
         if state.has_body:
             # Request.body() raises 413 past the app's request_max_body_size (announced or
@@ -94,8 +113,49 @@ def after_validation(fn: Callable[..., Any]) -> Callable[..., Any]:
         envelope.meta = result.meta(cache)
         return envelope
 
+    if providers:
+        _merge_signatures(gated, fn, providers)
     setattr(gated, _DECLARED, True)
     return gated
+
+
+def _keyword_parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
+    """``fn``'s parameters as keyword-only ones, each annotated with its resolved type hint."""
+    hints = get_type_hints(fn, include_extras=True)
+    return [
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints.get(p.name, p.annotation))
+        for p in inspect.signature(fn).parameters.values()
+    ]
+
+
+def _providers(fn: Callable[..., Any], provides: Mapping[str, Provider]) -> list[tuple[str, Provider, tuple[str, ...]]]:
+    """(argument, provider, the provider's parameter names) of each provided argument."""
+    own = set(inspect.signature(fn).parameters)
+    found = []
+    for name, provide in provides.items():
+        if name not in own:
+            raise ImproperlyConfiguredException(f"{fn.__qualname__} does not take the provided {name!r}")
+        found.append((name, provide, tuple(inspect.signature(provide).parameters)))
+    return found
+
+
+def _merge_signatures(wrapper: Callable[..., Any], fn: Callable[..., Any], providers) -> None:
+    """What Litestar reads of ``wrapper``: each provider's parameters, then ``fn``'s less the
+    provided ones (the order the schema listed them in as dependencies)."""
+    provided = {name for name, *_ in providers}
+    own = [p for p in _keyword_parameters(fn) if p.name not in provided]
+    parameters: list[inspect.Parameter] = []
+    seen = {p.name for p in own}
+    for _, provide, _ in providers:
+        for p in _keyword_parameters(provide):
+            if p.name not in seen:
+                parameters.append(p)
+                seen.add(p.name)
+    parameters += own
+    hints = get_type_hints(fn, include_extras=True)
+    wrapper.__signature__ = inspect.Signature(parameters, return_annotation=hints.get("return"))  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": hints.get("return")}
+    del wrapper.__wrapped__  # type: ignore[attr-defined] - the signature above is the one
 
 
 def error_responses(method: str) -> dict[int, ResponseSpec]:
@@ -112,6 +172,7 @@ def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permissi
     if permission not in PERMISSIONS:
         raise ImproperlyConfiguredException(f"route {path} names unknown permission {permission!r}")
     responses: Mapping[int, ResponseSpec] = options.pop("responses", None) or {}
+    provides: Mapping[str, Provider] = options.pop("provides", None) or {}
     dependencies = {**GATE_DEPENDENCIES, **(options.pop("dependencies", None) or {})}
     opt = {**(options.pop("opt", None) or {}), PERMISSION_OPT: permission}
     given_description = options.pop("description", None)
@@ -126,7 +187,7 @@ def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permissi
             responses={**error_responses(method), **responses},
             description=f"{description}\n\nPermission: `{permission}`.".strip(),
             **options,
-        )(after_validation(fn))
+        )(after_validation(fn, provides))
 
     return declare
 

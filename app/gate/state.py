@@ -1,33 +1,68 @@
-"""The gate's per-request state, reachable from every step of one request.
+"""The gate's per-request state, reachable from every step of one request, and the gate's
+per-process runtime.
 
-The middleware opens it with the gate statement's result once the request has passed the
-gate's checks; the gate's dependencies and the post-validation step read it. A context
+The middleware opens the state with the gatekeeper's result once the request has passed
+the gate's checks; the gate's dependencies and the post-validation step read it. A context
 variable carries it because the post-validation step wraps the handler function, which
-Litestar calls with the handler's arguments only.
+Litestar calls with the handler's arguments only. When the response has gone,
+``finish(status)`` queues the request's ledger row.
 """
 
 from __future__ import annotations
 
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from litestar.types import Receive, Scope
 
+from app.gate.ledger import LedgerWriter, copy_line
 from app.gate.statement import GateResult
+from app.params import BIGINT_MAX
+from app.request_id import request_id
+
+if TYPE_CHECKING:
+    from app.gate.keeper import Gatekeeper
 
 #: The ``opt`` key a gated route's permission is kept under (set by ``v1_get``/``v1_post``).
 PERMISSION_OPT = "permission"
 
 
-class GateState:
-    __slots__ = ("account_id", "has_body", "receive", "result", "scope")
+class GateRuntime:
+    """What the gate uses in an API process: built with the app, filled by its lifespan
+    (``app.asgi``), handed to the app's middleware, so a request finds it without a lookup."""
 
-    def __init__(self, result: GateResult, account_id: int | None, scope: Scope, receive: Receive, has_body: bool):
+    __slots__ = ("gatekeeper", "ledger")
+
+    def __init__(self) -> None:
+        self.gatekeeper: Gatekeeper | None = None
+        self.ledger: LedgerWriter | None = None
+
+
+class GateState:
+    __slots__ = ("account_id", "has_body", "headers", "ledger", "receive", "result", "scope")
+
+    def __init__(
+        self, result: GateResult, account_id: int | None, scope: Scope, receive: Receive, has_body: bool,
+        ledger: LedgerWriter | None = None, headers: list[tuple[bytes, bytes]] | None = None,
+    ):
         self.result = result
         self.account_id = account_id
         self.scope = scope
         self.receive = receive
         #: The request announced a body (``Content-Length`` or ``Transfer-Encoding``).
         self.has_body = has_body
+        self.ledger = ledger
+        #: Rate limits and credits used, for the response's headers.
+        self.headers = headers
+
+    def finish(self, status: int) -> None:
+        """The response went out with ``status``: queue the request's ledger row."""
+        result, scope, account_id = self.result, self.scope, self.account_id
+        self.ledger.record(copy_line(
+            result.organization_id, result.key_id,
+            account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None,
+            scope["method"], scope["path_template"], status, result.debited, result.at, request_id.get(),
+        ))
 
 
 _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)

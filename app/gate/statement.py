@@ -1,16 +1,23 @@
 """The gate statement: one SQL statement that meters a batch of requests.
 
-For each request of the batch, in one round trip and one transaction: authenticate the key
-(revoked keys and rotated keys past their expiry do not match); lock the organizations' rows (in id order, so two batches never
-deadlock) and admit, per organization and in arrival order, the requests that fit both rate
-windows, taking one credit each off the balance while it is positive; read the permission
-and account verdicts and the account's upstream credential (as stored, encrypted: the
-``account`` dependency decrypts it for routes that call the upstream); insert one ledger row per
-admitted request. The row lock makes counting exact across all API processes; counters,
-balance and ledger change together or not at all. It commits with
-``synchronous_commit = off`` (docs/api-decisions.md, "Durability of metering").
+It runs only for what the process cannot answer from what it holds (``app.gate.gate``): a
+key or an account it has not seen, or an organization whose allowance ran out. For each
+request of the batch, in one round trip and one transaction: authenticate the key (revoked
+keys and rotated keys past their expiry do not match); lock the organizations' rows (in id
+order, so two batches never deadlock) and admit, per organization and in arrival order,
+the requests that fit both rate windows, taking one credit each off the balance while it is
+positive; read the permission and account verdicts and the account's upstream credential
+(as stored, encrypted); and reserve the organization's **allowance**: up to ``wish`` more
+admissions, each with its credit, that the process then grants on its own. An allowance is
+at most an eighth of what is left in either window and of the balance, so near a limit it
+shrinks to nothing and every request is decided here again. The row lock makes counting
+exact across all API processes. It commits with ``synchronous_commit = off``
+(docs/api-decisions.md, "Durability of metering").
 
-One row comes back per request, mapped by column name onto ``GateResult``.
+Ledger rows are not written here: every counted request's row is written after its
+response, with its final status (``app.gate.ledger``).
+
+One row comes back per request, mapped by position onto ``GateResult``.
 """
 
 from __future__ import annotations
@@ -38,28 +45,35 @@ WITH clock AS (
 ),
 request AS (
     -- account_named: the route names an account; account_id is NULL when that id cannot
-    -- exist (outside bigint), so it never reaches a cast, and the account check says 404
-    -- The batch arrives as one JSON array of rows (one parameter, encoded in C: seven
-    -- typed arrays cost the API more Python per request than the rest of the gate).
+    -- exist (outside bigint), so it never reaches a cast, and the account check says 404.
+    -- wish: the allowance the process asks for (the same for every request of one
+    -- organization); counts: false for a row that only asks for the next allowance (the
+    -- process's refill, no request of its own). The batch arrives as one JSON array of rows
+    -- (one parameter, encoded in C: typed arrays cost the API more Python per request than
+    -- the rest of the gate).
     SELECT r.n, decode(r.e->>0, 'hex') AS key_hash, r.e->>1 AS permission,
            (r.e->>2)::bigint AS account_id, (r.e->>3)::boolean AS account_named,
-           r.e->>4 AS method, r.e->>5 AS route, r.e->>6 AS request_id
+           (r.e->>4)::bigint AS wish, (r.e->>5)::boolean AS counts
     FROM jsonb_array_elements(%(batch)s::jsonb) WITH ORDINALITY AS r(e, n)
 ),
 caller AS (
-    -- place: the request's rank among its organization's requests in this batch
-    SELECT r.n, k.id AS key_id, k.key_hash, k.organization_id, k.role,
-           row_number() OVER (PARTITION BY k.organization_id ORDER BY r.n) AS place
+    -- place: the request's rank among its organization's requests in this batch (rows that
+    -- only ask for an allowance come after them, and are never admitted)
+    SELECT r.n, r.counts, k.id AS key_id, k.key_hash, k.organization_id, k.role, k.expires_at,
+           row_number() OVER (PARTITION BY k.organization_id ORDER BY NOT r.counts, r.n) AS place,
+           max(r.n) OVER (PARTITION BY k.organization_id) AS last_n
     FROM request r JOIN api_keys k ON k.key_hash = r.key_hash AND k.revoked_at IS NULL
          AND (k.expires_at IS NULL OR k.expires_at > now())  -- a rotated key's overlap
 ),
 wanted AS (
-    SELECT organization_id, count(*) AS n FROM caller GROUP BY organization_id
+    SELECT c.organization_id, count(*) FILTER (WHERE c.counts) AS n, max(r.wish) AS wish
+    FROM caller c JOIN request r ON r.n = c.n
+    GROUP BY c.organization_id
 ),
 locked AS (
     -- The newest version of each organization row, locked until the transaction ends (in
     -- id order: two batches lock their organizations in the same order, so never deadlock).
-    SELECT o.id, w.n, o.limit_minute, o.limit_day, o.credit_balance, o.minute_window,
+    SELECT o.id, w.n, w.wish, o.limit_minute, o.limit_day, o.credit_balance, o.minute_window,
            o.day_window,
            CASE WHEN o.minute_window >= c.minute_start THEN o.minute_used ELSE 0 END AS minute_used,
            CASE WHEN o.day_window >= c.day_start THEN o.day_used ELSE 0 END AS day_used,
@@ -68,95 +82,99 @@ locked AS (
     ORDER BY o.id
     FOR NO KEY UPDATE OF o
 ),
-plan AS (
+admitting AS (
     -- admitted: how many of the organization's requests (the first ones) fit both windows
     SELECT l.*,
            least(l.n, greatest(l.limit_minute - l.minute_used, 0),
                  greatest(l.limit_day - l.day_used, 0)) AS admitted
     FROM locked l
 ),
+plan AS (
+    -- extra: the allowance, at most an eighth of what the admitted requests leave in each
+    -- window and in the balance (integer division: nothing near a limit)
+    SELECT a.*,
+           greatest(least(a.wish,
+                          (a.limit_minute - a.minute_used - a.admitted) / 8,
+                          (a.limit_day - a.day_used - a.admitted) / 8,
+                          (a.credit_balance - a.admitted) / 8), 0) AS extra
+    FROM admitting a
+),
 charged AS (
     -- A request that started just before a window ended but got the row lock after a newer
     -- request opened the next window is counted in the newer one: windows never go back.
     UPDATE organizations o SET
         minute_window = greatest(p.minute_window, p.minute_start),
-        minute_used = p.minute_used + p.admitted,
+        minute_used = p.minute_used + p.admitted + p.extra,
         day_window = greatest(p.day_window, p.day_start),
-        day_used = p.day_used + p.admitted,
-        credit_balance = greatest(p.credit_balance - p.admitted, 0),
-        last_charge_debited = p.credit_balance >= p.admitted
+        day_used = p.day_used + p.admitted + p.extra,
+        credit_balance = greatest(p.credit_balance - p.admitted - p.extra, 0)
     FROM plan p
-    WHERE o.id = p.id AND p.admitted > 0
+    WHERE o.id = p.id AND p.admitted + p.extra > 0
     RETURNING o.id
 ),
 judged AS (
-    SELECT cr.n, cr.key_id, cr.key_hash, cr.organization_id, cr.place,
-           cr.place <= p.admitted AS counted,
+    SELECT cr.n, cr.key_id, cr.key_hash, cr.organization_id, cr.place, cr.last_n, cr.expires_at,
+           cr.counts AND cr.place <= p.admitted AS counted,
            cr.place <= p.credit_balance AS funded,
            EXISTS (
                SELECT 1 FROM role_permissions rp
                WHERE rp.role = cr.role AND rp.permission = r.permission
            ) AS permitted,
+           ARRAY(SELECT rp.permission FROM role_permissions rp WHERE rp.role = cr.role) AS permissions,
            a.id IS NOT NULL AS owned,
            a.upstream_token,
-           r.account_id, r.account_named, r.method, r.route, r.request_id,
-           p.limit_minute, p.limit_day, p.minute_used, p.day_used, p.admitted,
+           r.account_named,
+           p.limit_minute, p.limit_day, p.minute_used, p.day_used, p.admitted, p.extra,
+           greatest(p.minute_window, p.minute_start) AS minute_start,
+           greatest(p.day_window, p.day_start) AS day_start,
            greatest(now(), p.minute_window, p.minute_start) AS counted_at
     FROM caller cr
     JOIN request r ON r.n = cr.n
     JOIN plan p ON p.id = cr.organization_id
     LEFT JOIN accounts a ON a.id = r.account_id AND a.organization_id = cr.organization_id
-),
-verdict AS (
-    SELECT j.*,
-           CASE
-               WHEN NOT j.permitted THEN 403
-               WHEN j.account_named AND NOT j.owned THEN 404
-           END AS status,
-           CASE WHEN j.counted
-                THEN nextval(pg_get_serial_sequence('usage_ledger', 'id'))
-           END AS ledger_id
-    FROM judged j
-),
-ledger AS (
-    INSERT INTO usage_ledger
-        (id, organization_id, api_key_id, account_id, method, route, status, credits, debited,
-         created_at, request_id)
-    SELECT v.ledger_id, v.organization_id, v.key_id, v.account_id, v.method, v.route, v.status,
-           1, v.funded, v.counted_at, v.request_id
-    FROM verdict v
-    WHERE v.counted
-    ORDER BY v.n
 )
-SELECT v.key_id,
-       v.key_hash,
-       coalesce(v.counted, false) AS counted,
-       coalesce(v.permitted, false) AS permitted,
-       v.status AS verdict,
-       v.upstream_token,
-       coalesce(v.counted AND v.funded, false) AS debited,
-       v.ledger_id,
-       coalesce(v.limit_minute, 0) AS limit_minute,
-       coalesce(v.limit_day, 0) AS limit_day,
-       coalesce(v.minute_used + CASE WHEN v.counted THEN v.place ELSE v.admitted END, 0)
+SELECT j.key_id,
+       j.organization_id,
+       coalesce(j.counted, false) AS counted,
+       coalesce(j.permitted, false) AS permitted,
+       CASE
+           WHEN NOT j.permitted THEN 403
+           WHEN j.account_named AND NOT j.owned THEN 404
+       END AS verdict,
+       j.upstream_token,
+       coalesce(j.counted AND j.funded, false) AS debited,
+       coalesce(j.limit_minute, 0) AS limit_minute,
+       coalesce(j.limit_day, 0) AS limit_day,
+       coalesce(j.minute_used + CASE WHEN j.counted THEN j.place ELSE j.admitted END, 0)
            AS minute_used,
-       coalesce(v.day_used + CASE WHEN v.counted THEN v.place ELSE v.admitted END, 0) AS day_used,
-       now() AS at
+       coalesce(j.day_used + CASE WHEN j.counted THEN j.place ELSE j.admitted END, 0) AS day_used,
+       extract(epoch FROM coalesce(j.counted_at, now()))::float8 AS at,
+       j.key_hash,
+       j.expires_at,
+       j.permissions,
+       j.owned,
+       -- the allowance rides on the organization's last row only (one grant per batch),
+       -- whose counters are where the allowance starts: an allowance is granted only when
+       -- every request of the batch was admitted, so they are the last request's counters
+       CASE WHEN j.n = j.last_n THEN j.extra ELSE 0 END AS extra,
+       j.minute_start,
+       j.day_start
 FROM request r
-LEFT JOIN verdict v ON v.n = r.n
+LEFT JOIN judged j ON j.n = r.n
 ORDER BY r.n
 """
 
 _encode_json = msgspec.json.Encoder().encode
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built on every request (see GateResult)
 class MeterRequest:
-    """What the gate statement needs to know about one request.
+    """What the gate needs to know about one request.
 
     ``account_id`` is the route's ``{account_id}`` when it can exist (1..BIGINT_MAX), else
     None; ``account_named`` says whether the route names an account at all. So no value
-    from the URL can make the statement fail (and with it the batch it shares).
+    from the URL can make the statement fail (and with it the batch it shares). ``wish``:
+    the allowance the process asks for, for the key's organization (0: none).
     """
 
     key_hash: bytes
@@ -167,6 +185,9 @@ class MeterRequest:
     account_named: bool = False
     #: The request's X-Request-ID, stored on its ledger row.
     request_id: str | None = None
+    wish: int = 0
+    #: False: no request, only the ask for the next allowance (``app.gate.keeper``'s refill).
+    counts: bool = True
 
     @classmethod
     def of(
@@ -179,21 +200,35 @@ class MeterRequest:
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class GateResult:
-    """What the gate statement found out about one request (its columns, by name)."""
+    """What the gate found out about one request.
+
+    The first fields are what every request gets, whether the process admitted it on its
+    own or the statement did; the last ones (from ``key_hash`` on) are what the statement
+    also tells the process to keep (``app.gate.gate``), None when it did not run.
+    """
 
     key_id: int | None
-    key_hash: bytes | None
+    organization_id: int | None
     counted: bool
     permitted: bool
     verdict: int | None
     upstream_token: str | None  # as stored: encrypted (app.crypto.keyring)
     debited: bool
-    ledger_id: int | None
     limit_minute: int
     limit_day: int
     minute_used: int
     day_used: int
-    at: datetime
+    #: When the request was counted (its ledger row's time): unix seconds on the database's
+    #: clock (a float: the gate builds no datetime for a request it admits on its own).
+    at: float
+    key_hash: bytes | None = None
+    expires_at: datetime | None = None
+    permissions: list[str] | None = None
+    owned: bool | None = None
+    #: The allowance reserved for this process (on the organization's last row of a batch).
+    extra: int = 0
+    minute_start: datetime | None = None
+    day_start: datetime | None = None
 
     @property
     def authenticated(self) -> bool:
@@ -217,19 +252,16 @@ class GateResult:
 
     def retry_after(self) -> int:
         """Whole seconds until every exhausted window has ended (a 429's ``Retry-After``)."""
+        at = datetime.fromtimestamp(self.at, UTC)
         if self.day_used >= self.limit_day:
-            day_start = self.at.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-            end = day_start + timedelta(days=1)
+            end = at.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
         else:
-            end = self.at.replace(second=0, microsecond=0) + timedelta(minutes=1)
-        return max(math.ceil((end - self.at).total_seconds()), 1)
+            end = at.replace(second=0, microsecond=0) + timedelta(minutes=1)
+        return max(math.ceil((end - at).total_seconds()), 1)
 
 
 def _gate_params(requests: list[MeterRequest]) -> dict[str, str]:
-    rows = [
-        (r.key_hash.hex(), r.permission, r.account_id, r.account_named, r.method, r.route, r.request_id)
-        for r in requests
-    ]
+    rows = [(r.key_hash.hex(), r.permission, r.account_id, r.account_named, r.wish, r.counts) for r in requests]
     return {"batch": _encode_json(rows).decode()}
 
 

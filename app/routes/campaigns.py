@@ -19,7 +19,7 @@ from app.store.source import StoreReader, windowed_reader
 @v1_get(
     "/v1/{account_id:int}/campaigns/overview",
     permission="api_campaigns_read_overview",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
@@ -36,7 +36,7 @@ async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope:
 @v1_get(
     "/v1/{account_id:int}/campaigns/chart",
     permission="api_campaigns_read_chart",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )

@@ -40,7 +40,7 @@ MarkerId = Annotated[
 @v1_get(
     "/v1/{account_id:int}/earnings",
     permission="api_earnings_list",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["earnings"],
     summary="Earnings feed (store)",
 )
@@ -70,7 +70,7 @@ async def earnings_feed(
 @v1_get(
     "/v1/{account_id:int}/earnings/chart",
     permission="api_earnings_read_chart",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["earnings"],
     summary="Earnings chart (store)",
 )

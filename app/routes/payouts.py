@@ -25,7 +25,7 @@ Marker = Annotated[
 @v1_get(
     "/v1/{account_id:int}/payouts/chargebacks",
     permission="api_payouts_list_chargebacks",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["payouts"],
     summary="Chargebacks (store)",
 )
@@ -45,7 +45,7 @@ async def chargebacks(
 @v1_get(
     "/v1/{account_id:int}/payouts/requests",
     permission="api_payouts_list_requests",
-    dependencies=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window()),
     tags=["payouts"],
     summary="Payout requests (store)",
 )

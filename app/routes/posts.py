@@ -38,7 +38,7 @@ Cursor = Annotated[
 @v1_get(
     "/v1/{account_id:int}/posts",
     permission="api_posts_list",
-    dependencies=READER,
+    provides=READER,
     tags=["posts"],
     summary="Posts (store)",
 )

@@ -22,7 +22,7 @@ LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
 @v1_get(
     "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
     permission="api_tracking_links_read",
-    dependencies=windowed_reader(provide_open_date_window),
+    provides=windowed_reader(provide_open_date_window),
     tags=["campaigns"],
     summary="Tracking link stats (store)",
 )

@@ -124,8 +124,8 @@ def _window_start(window: DateWindow) -> datetime:
 
 
 async def chart(reader: Reader, window: DateWindow) -> Sourced[dict]:
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _chart_from_store(conn, reader.account_id, window, reader.now)
+    async def from_store(_: Coverage) -> dict:
+        return await reader.read(lambda conn: _chart_from_store(conn, reader.account_id, window, reader.now))
 
     async def from_upstream() -> dict:
         return await reader.live(paths.CAMPAIGNS_CHART, window.upstream(), expect={"clicks": list, "claims": list})
@@ -136,8 +136,8 @@ async def chart(reader: Reader, window: DateWindow) -> Sourced[dict]:
 
 
 async def overview(reader: Reader, window: DateWindow) -> Sourced[dict]:
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _overview_from_store(conn, reader.account_id, window, reader.now)
+    async def from_store(_: Coverage) -> dict:
+        return await reader.read(lambda conn: _overview_from_store(conn, reader.account_id, window, reader.now))
 
     async def from_upstream() -> dict:
         return await reader.live(paths.CAMPAIGNS_OVERVIEW, window.upstream(), expect={"campaigns": dict})
@@ -203,8 +203,8 @@ async def _stats_from_store(conn: AsyncConnection, account_id: int, query: Stats
 
 
 async def link_stats(reader: Reader, query: StatsQuery) -> Sourced[dict]:
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _stats_from_store(conn, reader.account_id, query, reader.now)
+    async def from_store(_: Coverage) -> dict:
+        return await reader.read(lambda conn: _stats_from_store(conn, reader.account_id, query, reader.now))
 
     async def from_upstream() -> dict:
         return await reader.live(

@@ -211,8 +211,8 @@ async def _chart_from_store(conn: AsyncConnection, query: ChartQuery, account_id
 async def chart(reader: Reader, query: ChartQuery) -> Sourced[dict]:
     """The earnings chart; the store must cover the previous window too (for ``delta``)."""
 
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _chart_from_store(conn, query, reader.account_id)
+    async def from_store(_: Coverage) -> dict:
+        return await reader.read(lambda conn: _chart_from_store(conn, query, reader.account_id))
 
     async def from_upstream() -> dict:
         return await reader.live(

@@ -9,15 +9,17 @@ one second only, takes the whole second along. A page therefore holds at most
 ``FEED_PAGE_SIZE`` rows, except a page of one busy second, which holds all of that second.
 
 The store query walks the ``(account_id, created_at, id)`` index backwards from the
-cursor, so page 10,000 costs what page 1 costs. ``marker_id`` (a tie-breaker that links
-handed out before this rule carried) is still honoured.
+cursor, so page 10,000 costs what page 1 costs. The pages that concurrent requests ask
+for go to PostgreSQL together, one statement for many pages (``PAGES_SQL``, a batched
+read: ``app.store.batched``). ``marker_id`` (a tie-breaker that links handed out before
+this rule carried) is still honoured, alone.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -26,6 +28,7 @@ from psycopg import AsyncConnection, sql
 from app.live import LIST_PAGE
 from app.params import upstream_timestamp
 from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
+from app.store.batched import ITEMS
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.ties import whole_groups
@@ -128,19 +131,73 @@ async def _rows(conn: AsyncConnection, query: FeedQuery, account_id: int, now: d
     return await cur.fetchall()
 
 
-async def _feed_from_store(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime) -> dict:
-    found = await _rows(conn, query, account_id, now)
-    page, split = whole_groups(found, FEED_PAGE_SIZE, lambda r: r[0])
+_PAGES_SQL = """
+SELECT r.n, extract(epoch FROM e.created_at)::bigint, e.id, e.payload::text
+FROM {items}
+CROSS JOIN LATERAL (
+    SELECT created_at, id, payload
+    FROM earnings
+    WHERE account_id = (r.item->>0)::bigint{lane}
+      AND created_at >= (r.item->>1)::timestamptz AND created_at < (r.item->>2)::timestamptz
+    ORDER BY created_at DESC, id DESC
+    LIMIT {limit}
+) e
+ORDER BY r.n, e.created_at DESC, e.id DESC
+"""
+
+MICROSECOND = timedelta(microseconds=1)
+
+
+@functools.lru_cache(maxsize=64)
+def pages_statement(type_: str | None, tips_source: str | None) -> str:
+    """The batched page read of one lane: items (account, window start, exclusive bound)."""
+    return sql.SQL(_PAGES_SQL).format(
+        items=sql.SQL(ITEMS), lane=_lane_filter(type_, tips_source), limit=sql.Literal(FEED_PAGE_SIZE + 1)
+    ).as_string()
+
+
+def page_item(query: FeedQuery, account_id: int, now: datetime) -> tuple[int, datetime, datetime]:
+    """The page of ``query`` as an item of ``pages_statement``: the rows of [start, bound).
+    ``created_at <= upper`` and ``< marker`` become one exclusive bound (PostgreSQL keeps
+    microseconds), so each item is one index range scan."""
+    bound = query.upper(now) + MICROSECOND
+    if query.marker is not None:
+        bound = min(bound, _from_unix(query.marker))
+    return account_id, query.start, bound
+
+
+async def _first_rows(reader: Reader, query: FeedQuery) -> list:
+    """The page's rows and one more, by the feed's order: batched with other requests'
+    pages, except for the deprecated ``marker_id`` cursor."""
+    if query.marker_id is not None:
+        return await reader.read(lambda conn: _rows(conn, query, reader.account_id, reader.now))
+    statement = pages_statement(query.type, query.tips_source)
+    return await reader.rows(statement, page_item(query, reader.account_id, reader.now))
+
+
+async def _busy_second(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime, second: int):
+    """All rows of one busy second (the whole page), and whether anything older remains."""
+    page = await _rows(conn, query, account_id, now, limit=None, floor=_from_unix(second))
+    older = await _rows(conn, replace(query, marker=second, marker_id=None), account_id, now, limit=1)
+    return page, bool(older)
+
+
+def _second(row: tuple) -> int:
+    return row[0]
+
+
+async def _feed_from_store(reader: Reader, query: FeedQuery) -> dict:
+    found = await _first_rows(reader, query)
+    page, split = whole_groups(found, FEED_PAGE_SIZE, _second)
     has_more = len(found) > len(page)
     if split is not None:
         # One busy second: take all of it, then look whether anything older remains.
-        page = await _rows(conn, query, account_id, now, limit=None, floor=_from_unix(split))
-        has_more = bool(await _rows(conn, replace(query, marker=split, marker_id=None), account_id, now, limit=1))
+        page, has_more = await reader.read(lambda conn: _busy_second(conn, query, reader.account_id, reader.now, split))
     last = page[-1] if page else None
     return {
         # Each payload goes out as the JSON text the store holds: no decode and re-encode.
         "list": [msgspec.Raw(payload) for _, _, payload in page],
-        "marker": query.marker if query.marker is not None else _unix(query.upper(now)),
+        "marker": query.marker if query.marker is not None else _unix(query.upper(reader.now)),
         "hasMore": has_more,
         "nextMarker": last[0] if last else None,
         "nextMarkerId": last[1] if last else None,
@@ -184,8 +241,8 @@ async def _feed_from_upstream(reader: Reader, query: FeedQuery) -> dict:
 async def feed(reader: Reader, query: FeedQuery) -> Sourced[dict]:
     """One page of the earnings feed, from the store when it covers the rest of the window."""
 
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _feed_from_store(conn, query, reader.account_id, reader.now)
+    async def from_store(_: Coverage) -> dict:
+        return await _feed_from_store(reader, query)
 
     async def from_upstream() -> dict:
         return await _feed_from_upstream(reader, query)

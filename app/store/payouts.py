@@ -32,9 +32,9 @@ PAYOUT_REQUESTS = SnapshotResource("payout_requests", paths.PAYOUTS_REQUESTS, se
 
 
 async def page(reader: Reader, source: SnapshotResource, query: SnapshotQuery) -> Sourced[dict]:
-    async def from_store(conn: AsyncConnection, coverage: Coverage) -> dict:
-        return await snapshot_page(
-            conn, source.table, reader.account_id, query, now=reader.now, coverage=coverage
+    async def from_store(coverage: Coverage) -> dict:
+        return await reader.read(
+            lambda conn: snapshot_page(conn, source.table, reader.account_id, query, now=reader.now, coverage=coverage)
         )
 
     async def from_upstream() -> dict:

@@ -310,8 +310,8 @@ async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
     """One page of the posts feed; the feed has no date window, so the store must hold the
     whole history (a coverage from the beginning)."""
 
-    async def from_store(conn: AsyncConnection, _: Coverage) -> dict:
-        return await _page(conn, reader.account_id, query)
+    async def from_store(_: Coverage) -> dict:
+        return await reader.read(lambda conn: _page(conn, reader.account_id, query))
 
     async def from_upstream() -> dict:
         return await _from_upstream(reader, query)

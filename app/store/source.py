@@ -12,6 +12,7 @@ The outcome carries where the data came from and as of when, for ``_meta._cache`
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import time
@@ -23,7 +24,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar, get_type_hints
 from cachetools import TTLCache
 from litestar import Request
 from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+from litestar.di import Provide
 from litestar.params import Parameter
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -35,6 +36,7 @@ from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
 from app.params import AccountId, DateWindow
+from app.store.batched import BatchedReads
 from app.store.credentials import readable
 from app.upstream.client import UpstreamAccount, UpstreamClient
 
@@ -88,6 +90,13 @@ class Coverage:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+@functools.lru_cache(maxsize=1024)
+def _iso_utc(moment: datetime) -> str:
+    """A coverage's as-of time as ISO 8601 in UTC: the same few for every request served
+    from one coverage, so written once."""
+    return moment.astimezone(UTC).isoformat()
+
+
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ costs a setattr call per field
 class Sourced(Generic[T]):
     """An answer and where it came from."""
@@ -98,8 +107,7 @@ class Sourced(Generic[T]):
 
     def cache(self) -> dict[str, Any]:
         """The ``_meta._cache`` member: source and as-of time (ISO 8601, UTC)."""
-        synced = self.synced_at.astimezone(UTC).isoformat() if self.synced_at else None
-        return {"source": self.source, "synced_at": synced}
+        return {"source": self.source, "synced_at": _iso_utc(self.synced_at) if self.synced_at else None}
 
     def envelope(self, request: Request, following: NextParams = None) -> Envelope:
         """The route's answer: the data, the next page's URL and ``_meta._cache``."""
@@ -130,6 +138,10 @@ class CoverageCache:
 
     def __init__(self, ttl: float = COVERAGE_TTL, clock=time.monotonic, maxsize: int = 100_000) -> None:
         self._held: TTLCache[tuple[int, object], Coverage] = TTLCache(maxsize, ttl, timer=clock)
+
+    def held(self, account_id: int, resource: str | tuple[str, ...]) -> Coverage | None:
+        """The coverage read within the TTL, if any (no database work)."""
+        return self._held.get((account_id, resource))
 
     async def get(self, conn: AsyncConnection, account_id: int, resource: str | tuple[str, ...]) -> Coverage:
         key = (account_id, resource)
@@ -168,6 +180,8 @@ class Reader:
     now: datetime = field(default_factory=lambda: date_params.utc_now())
     #: The route's date window (``windowed_reader``), None for routes without one.
     window: DateWindow | None = None
+    #: The process's batched reads on the read pool (``app.store.batched``).
+    batched: BatchedReads | None = None
 
     @property
     def account(self) -> UpstreamAccount:
@@ -191,33 +205,47 @@ class Reader:
             expect=expect,
         )
 
+    async def read(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """``fn`` on a connection of the read pool (autocommit: each statement on its own)."""
+        async with checkout(self.read_pool or self.pool) as conn:
+            return await fn(conn)
+
+    async def rows(self, statement: str, item: Any) -> list[tuple]:
+        """One item's rows of a batched read (``app.store.batched``), shared with the other
+        requests of the process that read the same statement at the same time."""
+        if self.batched is None:
+            raise RuntimeError("no batched reads on this reader")
+        return await self.batched.rows(statement, item)
+
+    async def coverage(self, resource: str | tuple[str, ...]) -> Coverage:
+        covered = _COVERAGE_CACHE.held(self.account_id, resource)
+        if covered is None:
+            covered = await self.read(lambda conn: _COVERAGE_CACHE.get(conn, self.account_id, resource))
+        return covered
+
     async def answer(
         self,
         resource: str | tuple[str, ...],
         start: datetime | None,
         end: datetime | None,
         *,
-        from_store: Callable[[AsyncConnection, Coverage], Awaitable[T]],
+        from_store: Callable[[Coverage], Awaitable[T]],
         from_upstream: Callable[[], Awaitable[T]],
         remember: Callable[[AsyncConnection, T], Awaitable[None]] | None = None,
     ) -> Sourced[T]:
         """The answer for [start, end]: from the store when every resource it reads covers
         the window (and ``fresh`` is not set), else live -- and then written back.
 
-        ``from_store`` runs right after the coverage was read, outside a transaction, on the
-        same connection (the same server: the primary, or the read replica when one is
+        ``from_store`` reads with ``read`` or ``rows`` after the coverage was read, outside a
+        transaction, on the same server (the primary, or the read replica when one is
         configured). A sync commits rows and the coverage that includes them together, and
         a server (a replica replays commits in the primary's order) only ever shows more
         of them later, so the answer is never less complete than the coverage that was read.
         """
         if not self.fresh:
-            # The pool's connections are in autocommit (app/db/pool.py): two statements,
-            # two round trips, no BEGIN or COMMIT.
-            async with checkout(self.read_pool or self.pool) as conn:
-                coverage = await _COVERAGE_CACHE.get(conn, self.account_id, resource)
-                if coverage.covers(start, end, now=self.now):
-                    data = await from_store(conn, coverage)
-                    return Sourced(data, "store", coverage.synced_at)
+            coverage = await self.coverage(resource)
+            if coverage.covers(start, end, now=self.now):
+                return Sourced(await from_store(coverage), "store", coverage.synced_at)
         data = await from_upstream()
         fetched_at = datetime.now(UTC)
         if remember is not None:
@@ -245,10 +273,9 @@ def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) ->
     """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them.
 
     It takes the account from the gate (what ``account: ConnectedAccount`` gives) and the
-    upstream client from the app state itself rather than through the ``account`` and
-    ``upstream`` dependencies: Litestar resolves dependencies of one level concurrently in
-    an anyio task group when there are several, and that costs more per request than the
-    whole store query (see docs/benchmarks.md, "Store-served earnings").
+    upstream client from the app state itself rather than through Litestar's dependencies:
+    the gate's wrapper calls it with its parameters parsed in the handler's one pass
+    (``provides=``), which costs a store page less than a dependency's resolution would.
     ``account_id`` declares the path parameter's bounds (the schema shows them); the gate
     has already checked that account.
     """
@@ -261,22 +288,22 @@ def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) ->
         keyring=state.keyring,
         fresh=fresh,
         read_pool=state.get("read_pool"),
+        batched=state.get("batched_reads"),
     )
 
 
-# Only reads what the request and the app state already hold: called in place.
-READER = {"reader": Provide(provide_reader, sync_to_thread=False)}
+#: ``provides=READER`` (``app.gate.route``): ``reader`` for a store-served route without a
+#: date window.
+READER = {"reader": provide_reader}
 
 
-def windowed_reader(window: Provide) -> dict[str, Provide]:
-    """``reader`` for a store-served route that takes a date window; the handler reads the
-    window as ``reader.window``.
+def windowed_reader(window: Provide) -> dict[str, Callable[..., Reader]]:
+    """``provides=`` for a store-served route that takes a date window: ``reader``, whose
+    ``reader.window`` the handler reads.
 
-    One dependency that declares ``window``'s query parameters (those of its function, with
-    their documentation) beside ``fresh`` and builds both: Litestar parses each
-    dependency's parameters and calls it on every request, so one costs less than two
-    (measured together with other trims in commit 91da5d3; two on one level would even be
-    resolved in an anyio task group, docs/benchmarks.md).
+    One provider that declares ``window``'s query parameters (those of its function, with
+    their documentation) beside ``fresh`` and builds both; the gate's wrapper parses its
+    parameters with the handler's own (``app.gate.route.after_validation``).
     """
     parse = window.dependency
     own, dates = _parameters(provide_reader), _parameters(parse)
@@ -286,12 +313,12 @@ def windowed_reader(window: Provide) -> dict[str, Provide]:
         reader.window = parse(**window_args)
         return reader
 
-    # What Litestar reads: the signature and type hints of both functions as one (``fresh``
+    # What the wrapper reads: the signature and type hints of both functions as one (``fresh``
     # last, where the schema has always listed it).
     parameters = [p for p in own if p.name != "fresh"] + dates + [p for p in own if p.name == "fresh"]
     provide.__signature__ = inspect.Signature(parameters, return_annotation=Reader)  # type: ignore[attr-defined]
     provide.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": Reader}
-    return {"reader": Provide(provide, sync_to_thread=False)}
+    return {"reader": provide}
 
 
 def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
@@ -303,5 +330,6 @@ def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
     ]
 
 
-#: How a handler asks for it: ``reader: StoreReader``.
-StoreReader = NamedDependency[Reader]
+#: How a handler asks for it: ``reader: StoreReader`` (built by the gate's wrapper, see
+#: ``READER`` and ``windowed_reader``).
+StoreReader = Reader

@@ -3,7 +3,7 @@
 ``Meter`` coalesces the concurrent requests of one process into one execution of the gate
 statement. These tests drive it directly against the database (no HTTP) so that the
 batches are known: admission in arrival order per organization, credits per request,
-verdicts and unknown keys mixed in one batch, one ledger row per counted request -- and,
+verdicts and unknown keys mixed in one batch, the allowance reserved beside them -- and,
 under real concurrency, exactly min(N, L) counted with fewer statements than requests.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from dataclasses import replace
 
 import pytest
 from psycopg_pool import AsyncConnectionPool
@@ -25,8 +26,8 @@ ALLOWED = "api_chats_list"  # granted to admin, not to analytics
 assert ALLOWED in PERMISSIONS
 
 
-def request(key: str, account: int | None = 42, permission: str = ALLOWED) -> MeterRequest:
-    return MeterRequest.of(key_digest(key), permission, account, "GET", ROUTE)
+def request(key: str, account: int | None = 42, permission: str = ALLOWED, wish: int = 0) -> MeterRequest:
+    return replace(MeterRequest.of(key_digest(key), permission, account, "GET", ROUTE), wish=wish)
 
 
 @pytest.fixture
@@ -65,16 +66,13 @@ async def test_one_statement_admits_the_first_requests_of_each_organization_that
     assert [r.debited for r in results] == [True, True, True, False, False]
     assert [r.minute_used for r in results] == [1, 1, 2, 3, 3]
     assert results[4].rate_limits().remaining_minute == 0
-    assert len({r.ledger_id for r in results if r.counted}) == 4
-    assert results[4].ledger_id is None
+    assert [r.organization_id for r in results] == [tight, roomy, tight, tight, tight]
     balance, minute_used, day_used = db.execute(
         "SELECT credit_balance, minute_used, day_used FROM organizations WHERE id = %s", (tight,)
     ).fetchone()
     assert (balance, minute_used, day_used) == (0, 3, 3)
-    ledger = db.execute(
-        "SELECT id, debited FROM usage_ledger WHERE organization_id = %s ORDER BY id", (tight,)
-    ).fetchall()
-    assert ledger == [(results[i].ledger_id, results[i].debited) for i in (0, 2, 3)]
+    # ledger rows are written after the responses (app.gate.ledger), not by the statement
+    assert db.execute("SELECT count(*) FROM usage_ledger").fetchone() == (0,)
 
 
 async def test_one_statement_mixes_unknown_keys_verdicts_and_routes_without_account(
@@ -92,19 +90,20 @@ async def test_one_statement_mixes_unknown_keys_verdicts_and_routes_without_acco
         [request(unknown), request(analytics), request(admin, 777), request(admin, None), request(admin)],
     )
 
-    assert not results[0].authenticated and not results[0].counted
-    assert results[0].ledger_id is None and results[0].credits_used == 0
+    assert not results[0].authenticated and not results[0].counted and results[0].credits_used == 0
+    assert results[0].organization_id is None and results[0].permissions is None
     assert [r.verdict for r in results[1:]] == [403, 404, None, None]
     assert [r.counted for r in results[1:]] == [True] * 4
+    assert [r.owned for r in results[1:]] == [True, False, False, True]
     assert results[2].upstream_token is None  # never another organization's credential
     assert keyring.decrypt(results[4].upstream_token) == "sandbox-42"  # stored encrypted
     assert results[1].key_hash == hashlib.sha256(analytics.encode()).digest()
-    ledger = db.execute(
-        "SELECT status, account_id, debited FROM usage_ledger WHERE organization_id = %s ORDER BY id",
-        (org,),
-    ).fetchall()
-    assert ledger == [(403, 42, True), (404, 777, True), (None, None, True), (None, 42, True)]
-    assert db.execute("SELECT count(*) FROM usage_ledger WHERE organization_id = %s", (other,)).fetchone() == (0,)
+    # what the process keeps of the key: its organization and its role's permissions
+    assert ALLOWED not in results[1].permissions and ALLOWED in results[4].permissions
+    assert {r.organization_id for r in results[1:]} == {org}
+    assert db.execute(
+        "SELECT minute_used, day_used, credit_balance FROM organizations WHERE id = %s", (other,)
+    ).fetchone() == (0, 0, 1000)
 
 
 async def test_revoked_key_fails_in_the_next_batch(pool, db, make_org, make_key, connect_account):
@@ -137,11 +136,7 @@ async def test_concurrent_requests_share_statements_and_exactly_the_allowance_pa
     balance, day_used = db.execute(
         "SELECT credit_balance, day_used FROM organizations WHERE id = %s", (org,)
     ).fetchone()
-    ledger, debited = db.execute(
-        "SELECT count(*), count(*) FILTER (WHERE debited) FROM usage_ledger WHERE organization_id = %s",
-        (org,),
-    ).fetchone()
-    assert (balance, day_used, ledger, debited) == (0, 40, 40, 30)
+    assert (balance, day_used) == (0, 40)
 
 
 async def test_an_account_id_past_bigint_is_an_unknown_account_and_fails_nothing(
@@ -155,10 +150,7 @@ async def test_an_account_id_past_bigint_is_an_unknown_account_and_fails_nothing
 
     assert [r.verdict for r in results] == [None, 404, 404]
     assert all(r.counted for r in results)
-    ledger = db.execute(
-        "SELECT status, account_id FROM usage_ledger WHERE organization_id = %s ORDER BY id", (org,)
-    ).fetchall()
-    assert ledger == [(None, 42), (404, None), (404, None)]
+    assert usage_of(db, org) == (3, 7)
 
 
 async def test_a_failing_batch_is_retried_request_by_request_so_only_the_culprit_fails(
@@ -183,8 +175,75 @@ async def test_a_failing_batch_is_retried_request_by_request_so_only_the_culprit
     assert results[0].counted and results[2].counted
     assert [keyring.decrypt(results[i].upstream_token) for i in (0, 2)] == ["sandbox-43", "sandbox-42"]
     # the failed batch rolled back whole: each survivor is counted exactly once
-    counts = db.execute(
-        "SELECT organization_id, count(*) FROM usage_ledger GROUP BY organization_id ORDER BY 1"
-    ).fetchall()
-    assert counts == [(one, 1), (two, 2)]
+    assert (usage_of(db, one), usage_of(db, two)) == ((1, 9), (2, 8))
     assert meter.metered == 3
+
+
+def usage_of(db, org: int) -> tuple[int, int]:
+    """(requests counted in the day window, credit balance) of ``org``."""
+    return db.execute("SELECT day_used, credit_balance FROM organizations WHERE id = %s", (org,)).fetchone()
+
+
+# --- the allowance ---------------------------------------------------------------------------
+
+
+async def test_an_allowance_is_reserved_on_the_organizations_last_row_after_its_requests(
+    pool, db, make_org, make_key, connect_account
+):
+    org = make_org(credits=10_000, limit_minute=1000, limit_day=100_000)
+    connect_account(org, 42)
+    key = make_key(org)
+
+    results = await _one_statement(pool, [request(key, wish=50), request(key, wish=50), request(key, wish=50)])
+
+    assert [r.extra for r in results] == [0, 0, 50]
+    assert [r.minute_used for r in results] == [1, 2, 3]  # the allowance starts after them
+    assert usage_of(db, org) == (53, 10_000 - 53)  # counted and paid for when reserved
+    assert results[2].minute_start is not None and results[2].day_start is not None
+
+
+@pytest.mark.parametrize(
+    ("limits", "expected"),
+    [
+        ({"credits": 10_000, "limit_minute": 81, "limit_day": 100_000}, 10),  # (81 - 1) / 8
+        ({"credits": 10_000, "limit_minute": 100_000, "limit_day": 41}, 5),  # (41 - 1) / 8
+        ({"credits": 17, "limit_minute": 100_000, "limit_day": 100_000}, 2),  # (17 - 1) / 8
+        ({"credits": 8, "limit_minute": 100_000, "limit_day": 100_000}, 0),  # near a limit: none
+    ],
+    ids=["minute", "day", "balance", "near-the-end"],
+)
+async def test_an_allowance_is_at_most_an_eighth_of_what_is_left(
+    pool, db, make_org, make_key, connect_account, limits, expected
+):
+    org = make_org(**limits)
+    connect_account(org, 42)
+
+    (result,) = await _one_statement(pool, [request(make_key(org), wish=1000)])
+
+    assert result.counted and result.extra == expected
+
+
+async def test_no_allowance_when_a_request_of_the_batch_was_refused(pool, db, make_org, make_key, connect_account):
+    org = make_org(credits=10_000, limit_minute=2)
+    connect_account(org, 42)
+    key = make_key(org)
+
+    results = await _one_statement(pool, [request(key, wish=9)] * 3)
+
+    assert [r.counted for r in results] == [True, True, False]
+    assert [r.extra for r in results] == [0, 0, 0]
+    assert usage_of(db, org) == (2, 9_998)
+
+
+async def test_a_row_that_only_asks_for_an_allowance_is_not_counted(pool, db, make_org, make_key, connect_account):
+    org = make_org(credits=10_000, limit_minute=1000, limit_day=100_000)
+    connect_account(org, 42)
+    key = make_key(org)
+    ask = replace(request(key, None, permission="", wish=40), counts=False)
+
+    results = await _one_statement(pool, [request(key), ask])
+
+    assert [r.counted for r in results] == [True, False]
+    assert [r.extra for r in results] == [0, 40]
+    assert results[1].minute_used == 1  # the allowance starts after the batch's one request
+    assert usage_of(db, org) == (41, 10_000 - 41)

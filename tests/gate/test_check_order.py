@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.api import auth, flush_ledger_statuses, usage
+from tests.fixtures.api import auth, settle_ledger, usage
 from tests.gate.probe import CALLS
 
 ACCOUNT = 42
@@ -56,7 +56,7 @@ def test_validation_before_credits(probe_client, db, spent_org, make_key):
     response = probe_client.get(f"/v1/{ACCOUNT}/probe?limit=0", headers=auth(make_key(spent_org)))
 
     assert response.status_code == 400
-    flush_ledger_statuses(probe_client)
+    settle_ledger(probe_client)
     assert usage(db, spent_org).ledger == [(400, 1, False)]  # the spent balance stays at 0
 
 

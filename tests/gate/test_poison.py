@@ -62,6 +62,7 @@ async def test_poison_account_ids_fail_alone_while_other_organizations_are_serve
             assert response.status_code == 401, response.text
     meter = app.state.meter
     assert meter.statements < meter.metered  # they did share batches
+    await app.state.gate.ledger.flush(everything=True)  # the ledger rows, and any allowance's rest
     assert usage(db, honest).balance == 76
     # the attacker's refused requests are counted (1 credit each, like any 404), with no account
     rows = db.execute(

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.fixtures.api import auth, flush_ledger_statuses, usage
+from tests.fixtures.api import auth, settle_ledger, usage
 from tests.gate.probe import CALLS
 
 ACCOUNT = 42
@@ -45,7 +45,7 @@ def assert_error(response, status: int, code: str, *words: str) -> None:
 
 
 def assert_charged_one(db, org_id: int, client, status: int, *, debited: bool = True) -> None:
-    flush_ledger_statuses(client)
+    settle_ledger(client)
     state = usage(db, org_id)
     assert state.ledger == [(status, 1, debited)]
     assert state.minute_used == state.day_used == 1
@@ -133,6 +133,7 @@ def test_revoked_key_is_401_at_once(probe_client, db, org, make_key):
 
     revoke_key(db, created.id)
     assert_error(probe_client.get(f"/v1/{ACCOUNT}/probe", headers=auth(created.secret)), 401, "unauthenticated")
+    settle_ledger(probe_client)
     assert len(usage(db, org).ledger) == 1  # only the request before the revocation
 
 
@@ -158,7 +159,7 @@ def test_full_minute_window_is_429_with_retry_after_for_no_credit(probe_client, 
     assert 1 <= int(response.headers["retry-after"]) <= 60
     assert response.headers["x-ratelimit-remaining-minute"] == "0"
     assert response.headers["x-credits-used"] == "0"
-    flush_ledger_statuses(probe_client)
+    settle_ledger(probe_client)
     state = usage(db, org_id)
     assert state.ledger == [(200, 1, True)] * 2 and state.minute_used == 2 and state.balance == 8
 
@@ -174,6 +175,7 @@ def test_full_day_window_is_429_until_the_utc_day_ends(probe_client, db, make_or
     assert_error(response, 429, "rate_limited")
     assert 1 <= int(response.headers["retry-after"]) <= 86400
     assert response.headers["x-ratelimit-remaining-day"] == "0"
+    settle_ledger(probe_client)
     assert usage(db, org_id).day_used == 1
 
 
@@ -216,7 +218,7 @@ def test_account_of_another_organization_and_unknown_account_get_the_same_404(
     assert foreign.json()["error"].replace("777", "N") == unknown.json()["error"].replace("778", "N")
     assert foreign.headers.keys() == unknown.headers.keys()
     assert CALLS == []
-    flush_ledger_statuses(probe_client)
+    settle_ledger(probe_client)
     assert usage(db, org).ledger == [(404, 1, True), (404, 1, True)]
 
 
@@ -264,7 +266,7 @@ def test_spent_balance_is_402_for_one_credit_not_debited(probe_client, db, make_
     assert_error(response, 402, "credits_exhausted", "credit")
     assert response.headers["x-credits-used"] == "1"
     assert CALLS == ["probe"]  # the refused request never reached the handler
-    flush_ledger_statuses(probe_client)
+    settle_ledger(probe_client)
     state = usage(db, org_id)
     assert state.ledger == [(200, 1, True), (402, 1, False)]
     assert state.balance == 0 and state.minute_used == 2

@@ -10,7 +10,7 @@ import pytest
 
 from app.logging import configure_logging
 from app.request_id import choose_request_id
-from tests.fixtures.api import auth, flush_ledger_statuses
+from tests.fixtures.api import auth, settle_ledger
 
 CHATS = "/v1/{account_id}/chats"
 
@@ -54,7 +54,7 @@ def test_the_request_id_is_answered_stored_on_the_ledger_row_and_on_the_log_line
     assert generated != "bad id!" and len(generated) == 32
     assert unauthenticated.status_code == 401 and len(unauthenticated.headers["x-request-id"]) == 32
 
-    flush_ledger_statuses(api_client)
+    settle_ledger(api_client)
     rows = db.execute(
         "SELECT request_id, status, route FROM usage_ledger WHERE organization_id = %s ORDER BY id", (org,)
     ).fetchall()

@@ -1,0 +1,244 @@
+"""The gatekeeper: admits a request from what this process holds, or through the statement.
+
+Most requests of a busy key need no database work. The gatekeeper keeps what the gate
+statement told it:
+
+- the keys it has seen (organization, role's permissions, expiry) and, per organization,
+  the accounts it has asked about (connected or not, the stored credential): forgotten
+  whenever ``app.gate.listener`` hears of a change to keys, accounts or roles, and at the
+  latest after ``KNOWN_SECONDS``;
+- per organization, an allowance of admissions the statement reserved for this process
+  (``app.gate.allowance``), and the next one once the current one runs low: a background
+  task asks for it, so no request waits for it and the counts stay in order.
+
+A request whose key and account are known and whose organization has an allowance left is
+admitted here (``admit_here``), in a few microseconds, with the same verdicts (403, 404)
+the statement would give. Any other request goes to the ``Meter`` (``admit``: one
+statement per batch, as it always did), asking for an allowance sized to the
+organization's recent rate. Without a live listener nothing is held and every request goes
+to the statement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+
+from app.gate.allowance import Allowance, Demand, Unused
+from app.gate.statement import GateResult, MeterRequest
+from app.params import BIGINT_MAX
+
+logger = logging.getLogger(__name__)
+
+#: Longest a key or an account is trusted without being read again (a backstop: a change
+#: normally reaches the process through its listener at once).
+KNOWN_SECONDS = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class KnownKey:
+    key_id: int
+    key_hash: bytes
+    organization_id: int
+    permissions: frozenset[str]
+    expires_at: float | None  # unix seconds (a rotated key's end), on the database's clock
+    learned: float  # monotonic
+
+
+@dataclass(frozen=True, slots=True)
+class KnownAccount:
+    owned: bool
+    upstream_token: str | None  # as stored (encrypted); None when not owned
+    learned: float
+
+
+class Trust:
+    """Whether what the gatekeeper holds can be used: a live listener (``app.gate.listener``)."""
+
+    live = False
+
+
+class Gatekeeper:
+    def __init__(self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trust | None = None) -> None:
+        self._meter = meter
+        self._trust = trust or Trust()
+        self._keys: dict[bytes, KnownKey] = {}
+        self._accounts: dict[tuple[int, int], KnownAccount] = {}
+        #: Per organization: the allowance in use, and the one asked for when it ran low.
+        self._allowances: dict[int, Allowance] = {}
+        self._next: dict[int, Allowance] = {}
+        self._refills: dict[int, asyncio.Task[None]] = {}
+        self._demand: dict[int, Demand] = {}
+        self._given_up: list[Unused] = []
+        #: Bumped whenever what is held is forgotten: a statement's answer read before a
+        #: change must not be kept after it.
+        self._generation = 0
+        #: The database's clock minus this process's (seconds), from the last statement.
+        self._clock_offset = 0.0
+        #: Requests admitted here, and through the statement (their sum: all counted).
+        self.admitted_locally = 0
+        self.admitted_by_statement = 0
+
+    def trust(self, trust: Trust) -> None:
+        self._trust = trust
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop every key and account (a change was announced, or nobody listens)."""
+        self._generation += 1
+        self._keys.clear()
+        self._accounts.clear()
+
+    # --- here ------------------------------------------------------------------------------
+
+    def admit_here(self, key_hash: bytes, permission: str, account_id: int | None) -> GateResult | None:
+        """The request admitted from what this process holds (``account_id``: the route's
+        ``{account_id}``, None when it names none), or None: then ``admit`` decides."""
+        if not self._trust.live:
+            return None
+        mono = time.monotonic()
+        key = self._keys.get(key_hash)
+        if key is None or mono - key.learned > KNOWN_SECONDS:
+            return None
+        if key.expires_at is not None and time.time() + self._clock_offset >= key.expires_at:
+            return None
+        org = key.organization_id
+        owned, token = True, None
+        if account_id is not None:
+            if not 1 <= account_id <= BIGINT_MAX:
+                owned = False  # an id that cannot exist: 404, counted like any other
+            else:
+                account = self._accounts.get((org, account_id))
+                if account is None or mono - account.learned > KNOWN_SECONDS:
+                    return None
+                owned, token = account.owned, account.upstream_token
+        allowance = self._current(org, mono)
+        if allowance is None or not allowance.take(mono):
+            return None
+        if allowance.running_low():
+            self._refill(key_hash, org, allowance, mono)
+        self._demand[org].count += 1
+        self.admitted_locally += 1
+        permitted = permission in key.permissions
+        return GateResult(
+            key.key_id, org, True, permitted, 403 if not permitted else 404 if not owned else None, token, True,
+            allowance.limit_minute, allowance.limit_day, allowance.minute_used + allowance.taken,
+            allowance.day_used + allowance.taken, allowance.clock(mono),
+        )
+
+    def _current(self, org: int, mono: float) -> Allowance | None:
+        """The organization's allowance to take from: the current one, or the next one once
+        the current one is spent (what is left of an ended one goes back)."""
+        allowance = self._allowances.get(org)
+        if allowance is not None and not allowance.spent(mono):
+            return allowance
+        following = self._next.get(org)
+        if following is None or following.spent(mono):
+            return None
+        del self._next[org]
+        self._give_up(self._allowances, org)
+        self._allowances[org] = following
+        return following
+
+    def _refill(self, key_hash: bytes, org: int, allowance: Allowance, mono: float) -> None:
+        """Ask for the organization's next allowance in the background (once: not while
+        one is asked for or waits its turn)."""
+        allowance.refilling = True
+        if org in self._refills or org in self._next:
+            return
+        wish = self._demand[org].wish(mono)
+        if not wish:
+            return
+        ask = MeterRequest(key_hash, "", None, "", "", wish=wish, counts=False)
+        self._refills[org] = asyncio.get_running_loop().create_task(self._ask(org, ask))
+
+    async def _ask(self, org: int, ask: MeterRequest) -> None:
+        try:
+            result = await self._meter(ask)
+        except Exception as exc:  # noqa: BLE001 - the current allowance goes on; then the statement
+            logger.info("gate_refill_failed", extra={"error": type(exc).__name__})
+            return
+        finally:
+            del self._refills[org]
+        if result.authenticated and result.extra:
+            self._give_up(self._next, org)  # none should wait; if one does, it goes back
+            self._next[org] = self._allowance(result, time.monotonic())
+
+    # --- through the statement -------------------------------------------------------------
+
+    async def admit(self, request: MeterRequest) -> GateResult:
+        """The request admitted through the gate statement (what ``admit_here`` could not),
+        asking for the organization's next allowance when it has none left."""
+        mono = time.monotonic()
+        trusted = self._trust.live
+        wish = 0
+        key = self._keys.get(request.key_hash) if trusted else None
+        if key is not None and self._current(key.organization_id, mono) is None:
+            wish = self._demand[key.organization_id].wish(mono)
+        generation = self._generation
+        result = await self._meter(replace(request, wish=wish) if wish else request)
+        self._learn(request, result, time.monotonic(), keep=trusted and generation == self._generation)
+        return result
+
+    def _learn(self, request: MeterRequest, result: GateResult, mono: float, *, keep: bool) -> None:
+        self._clock_offset = result.at - time.time()
+        if not result.authenticated:
+            return
+        org = result.organization_id
+        demand = self._demand.get(org)
+        if demand is None:
+            demand = self._demand[org] = Demand(mono)
+        if result.counted:
+            self.admitted_by_statement += 1
+            demand.count += 1
+        if keep:
+            self._keys[request.key_hash] = KnownKey(
+                result.key_id, request.key_hash, org, frozenset(result.permissions or ()),
+                result.expires_at.timestamp() if result.expires_at is not None else None, mono,
+            )
+            if request.account_named and request.account_id is not None:
+                self._accounts[org, request.account_id] = KnownAccount(bool(result.owned), result.upstream_token, mono)
+        if result.extra:
+            self._give_up(self._allowances, org)
+            self._allowances[org] = self._allowance(result, mono)
+
+    @staticmethod
+    def _allowance(result: GateResult, mono: float) -> Allowance:
+        return Allowance(
+            organization_id=result.organization_id, limit_minute=result.limit_minute,
+            limit_day=result.limit_day, minute_used=result.minute_used, day_used=result.day_used,
+            extra=result.extra, minute_start=result.minute_start, day_start=result.day_start,
+            db_now=result.at, mono=mono,
+        )
+
+    # --- what goes back ---------------------------------------------------------------------
+
+    def _give_up(self, held: dict[int, Allowance], org: int) -> None:
+        """Drop ``org``'s allowance from ``held``; what is left of it goes back."""
+        allowance = held.pop(org, None)
+        unused = allowance.unused() if allowance is not None else None
+        if unused is not None:
+            self._given_up.append(unused)
+
+    def unused(self, *, everything: bool = False) -> list[Unused]:
+        """What goes back to the organization rows now: the ended allowances' rest (every
+        allowance's with ``everything``, at shutdown and in tests); they are dropped here."""
+        mono = time.monotonic()
+        for held in (self._allowances, self._next):
+            for org, allowance in list(held.items()):
+                if everything or allowance.spent(mono):
+                    self._give_up(held, org)
+        given, self._given_up = self._given_up, []
+        return given
+
+    def give_back(self, unused: list[Unused]) -> None:
+        """Unused admissions a failed write could not return: kept for the next write."""
+        self._given_up[:0] = unused
+
+    async def close(self) -> None:
+        """Wait for the refills in flight (their allowances then go back with the rest)."""
+        if self._refills:
+            await asyncio.gather(*self._refills.values(), return_exceptions=True)

@@ -1,0 +1,74 @@
+"""The coalescer: concurrent calls go together, a lone call goes at once, and a batch that
+breaks on one item is retried item by item (pure logic: a fake batch runner)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.db.coalesce import Coalescer
+
+
+class Runner:
+    """Doubles each item, one batch at a time; items in ``poison`` break their batch."""
+
+    def __init__(self, poison: frozenset[int] = frozenset()) -> None:
+        self.batches: list[list[int]] = []
+        self.poison = poison
+
+    async def __call__(self, items: list[int]) -> list[int]:
+        self.batches.append(list(items))
+        await asyncio.sleep(0.01)  # a round trip: the next callers queue meanwhile
+        if self.poison & set(items):
+            raise ValueError(f"poisoned batch {items}")
+        return [item * 2 for item in items]
+
+
+async def test_a_lone_call_runs_at_once_and_concurrent_ones_share_batches():
+    runner = Runner()
+    batches = Coalescer(runner, max_batch=8)
+
+    assert await batches(1) == 2
+    results = await asyncio.gather(*(batches(i) for i in range(20)))
+
+    assert results == [i * 2 for i in range(20)]
+    assert runner.batches[0] == [1]
+    assert len(runner.batches) < 21 and max(len(b) for b in runner.batches) <= 8
+
+
+async def test_a_failed_batch_is_retried_alone_so_only_the_culprit_fails():
+    runner = Runner(poison=frozenset({13}))
+    batches = Coalescer(runner, retry_alone=lambda exc: isinstance(exc, ValueError))
+
+    results = await asyncio.gather(*(batches(i) for i in (10, 11, 12, 13, 14)), return_exceptions=True)
+
+    assert results[:3] == [20, 22, 24] and results[4] == 28
+    assert isinstance(results[3], ValueError)
+    assert [13] in runner.batches  # the culprit ran alone
+
+
+async def test_without_retry_every_item_of_a_failed_batch_gets_the_error():
+    runner = Runner(poison=frozenset({2}))
+    batches = Coalescer(runner)
+    await batches(0)  # start: the next calls queue behind it
+
+    results = await asyncio.gather(*(batches(i) for i in (1, 2, 3)), return_exceptions=True)
+
+    assert all(isinstance(r, ValueError) for r in results)
+
+
+async def test_close_cancels_whoever_still_waits():
+    started = asyncio.Event()
+
+    async def stuck(items: list[int]) -> list[int]:
+        started.set()
+        await asyncio.sleep(60)
+        return items
+
+    batches = Coalescer(stuck)
+    waiting = asyncio.ensure_future(batches(1))
+    await started.wait()
+    await batches.close()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting

@@ -1,0 +1,171 @@
+"""The gatekeeper: a busy key is admitted from what the process holds, and what it holds
+never outlives a change.
+
+Requests go through the real app (``probe_client``); the database is read afterwards, once
+``settle_ledger`` has written the ledger rows and given back every allowance's rest.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from app.admin import revoke_key
+from app.gate.keeper import Trust
+from tests.fixtures.api import auth, settle_ledger, usage
+
+ACCOUNT = 42
+PROBE = f"/v1/{ACCOUNT}/probe"
+
+
+def gatekeeper(client):
+    return client.app.state.gate.gatekeeper
+
+
+def fire(client, key: str, n: int, path: str = PROBE) -> list[int]:
+    return [client.get(path, headers=auth(key)).status_code for _ in range(n)]
+
+
+def wait_for_listener(client, timeout: float = 10.0) -> None:
+    """The listener connects in the background at start: until then nothing is held."""
+    deadline = time.monotonic() + timeout
+    while not gatekeeper(client)._trust.live:
+        assert time.monotonic() < deadline, "the gate's listener never connected"
+        time.sleep(0.02)
+
+
+def clear_of_utc_midnight() -> None:
+    """The day window is the binding limit in some tests: do not start within a minute of it turning."""
+    now = datetime.now(UTC)
+    midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    if midnight - now < timedelta(seconds=60):
+        time.sleep((midnight - now).total_seconds() + 1)
+
+
+@pytest.fixture
+def org(make_org, connect_account):
+    clear_of_utc_midnight()
+    org_id = make_org(credits=10_000, limit_minute=100_000, limit_day=100_000)
+    connect_account(org_id, ACCOUNT)
+    return org_id
+
+
+@pytest.fixture
+def key(make_key, org):
+    return make_key(org, "admin", full=True)
+
+
+def test_a_busy_key_is_admitted_from_its_allowance_and_the_books_still_balance(probe_client, db, org, key):
+    wait_for_listener(probe_client)
+
+    statuses = fire(probe_client, key.secret, 200)
+
+    assert statuses == [200] * 200
+    keeper = gatekeeper(probe_client)
+    assert keeper.admitted_locally > 100  # most requests cost the database nothing
+    assert keeper.admitted_locally + keeper.admitted_by_statement == 200
+    settle_ledger(probe_client)
+    state = usage(db, org)
+    assert state.ledger == [(200, 1, True)] * 200
+    assert state.day_used == 200 and state.balance == 10_000 - 200
+
+
+def test_headers_count_down_one_by_one_through_an_allowance(probe_client, org, key):
+    wait_for_listener(probe_client)
+    remaining = [
+        int(probe_client.get(PROBE, headers=auth(key.secret)).headers["x-ratelimit-remaining-day"])
+        for _ in range(60)
+    ]
+    assert remaining == list(range(100_000 - 1, 100_000 - 61, -1))
+    assert gatekeeper(probe_client).admitted_locally > 0
+
+
+def test_revoking_a_held_key_bites_on_the_next_request(probe_client, db, org, key):
+    wait_for_listener(probe_client)
+    assert fire(probe_client, key.secret, 50) == [200] * 50
+    assert gatekeeper(probe_client).admitted_locally > 0  # the key is held, with an allowance
+
+    revoke_key(db, key.id)
+
+    assert fire(probe_client, key.secret, 1) == [401]
+    settle_ledger(probe_client)
+    state = usage(db, org)
+    # the rest of the allowance went back: the counters are the 50 requests that passed
+    assert len(state.ledger) == state.day_used == 50 and state.balance == 10_000 - 50
+
+
+def test_an_account_moved_to_another_organization_is_404_on_the_next_request(
+    probe_client, db, org, key, make_org
+):
+    wait_for_listener(probe_client)
+    assert fire(probe_client, key.secret, 50) == [200] * 50
+
+    db.execute("UPDATE accounts SET organization_id = %s WHERE id = %s", (make_org(), ACCOUNT))
+
+    assert fire(probe_client, key.secret, 1) == [404]
+
+
+def test_a_role_that_loses_a_permission_is_403_on_the_next_request(probe_client, db, org, key):
+    wait_for_listener(probe_client)
+    assert fire(probe_client, key.secret, 50) == [200] * 50
+    db.execute("DELETE FROM role_permissions WHERE role = 'admin' AND permission = 'api_chats_list'")
+    try:
+        assert fire(probe_client, key.secret, 1) == [403]
+    finally:
+        db.execute("INSERT INTO role_permissions (role, permission) VALUES ('admin', 'api_chats_list')")
+
+
+def test_without_a_live_listener_every_request_goes_to_the_database(probe_client, db, org, key):
+    wait_for_listener(probe_client)
+    keeper = gatekeeper(probe_client)
+    keeper.trust(Trust())  # nobody listens: nothing may be held
+
+    assert fire(probe_client, key.secret, 50) == [200] * 50
+
+    assert keeper.admitted_locally == 0 and keeper.admitted_by_statement == 50
+    settle_ledger(probe_client)
+    assert usage(db, org).day_used == 50
+
+
+def test_a_window_near_its_limit_lets_exactly_its_room_through(probe_client, db, make_org, make_key, connect_account):
+    clear_of_utc_midnight()
+    org_id = make_org(credits=10_000, limit_minute=100_000, limit_day=120)
+    connect_account(org_id, ACCOUNT)
+    key = make_key(org_id)
+    wait_for_listener(probe_client)
+
+    statuses = fire(probe_client, key, 150)
+
+    assert statuses == [200] * 120 + [429] * 30
+    assert gatekeeper(probe_client).admitted_locally > 0  # allowances served part of it
+    settle_ledger(probe_client)
+    state = usage(db, org_id)
+    assert len(state.ledger) == state.day_used == 120 and state.balance == 10_000 - 120
+
+
+def test_a_spent_balance_is_exact_with_allowances(probe_client, db, make_org, make_key, connect_account):
+    org_id = make_org(credits=100)
+    connect_account(org_id, ACCOUNT)
+    key = make_key(org_id)
+    wait_for_listener(probe_client)
+
+    statuses = fire(probe_client, key, 130)
+
+    assert statuses == [200] * 100 + [402] * 30
+    settle_ledger(probe_client)
+    state = usage(db, org_id)
+    assert state.balance == 0 and state.debited == 100 and len(state.ledger) == 130
+
+
+def test_an_ended_allowance_gives_its_rest_back_by_itself(probe_client, db, org, key):
+    wait_for_listener(probe_client)
+    assert fire(probe_client, key.secret, 100) == [200] * 100
+
+    # no settle: the writer gives an allowance's rest back within a second of its end
+    deadline = time.monotonic() + 10
+    while (state := usage(db, org)).day_used != len(state.ledger) or len(state.ledger) < 100:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+    assert state.day_used == 100 and state.balance == 10_000 - 100

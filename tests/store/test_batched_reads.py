@@ -1,0 +1,81 @@
+"""Batched store reads: concurrent feed pages share one statement, and each page is what it
+would have been alone."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import UTC, datetime, timedelta
+
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from app.store.batched import BatchedReads
+from app.store.earnings_feed import FeedQuery, page_item, pages_statement
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _earnings(db, account_id: int, rows: int) -> None:
+    """``rows`` earnings of ``account_id`` over a year, several sharing each second."""
+    db.execute(
+        "INSERT INTO earnings (account_id, id, type, created_at, amount, net, fee, payload) "
+        "SELECT %s, (%s::bigint * 1000000 + i)::text, CASE WHEN i %% 3 = 0 THEN 'tips' ELSE 'post' END, "
+        "timestamptz '2025-01-01' + (i / 3) * interval '1 hour', 1, 1, 0, %s "
+        "FROM generate_series(1, %s) i",
+        (account_id, account_id, Jsonb({"account": account_id}), rows),
+    )
+
+
+async def _pages(pool, items, lane=(None, None), **batching) -> tuple[list[list[tuple]], BatchedReads]:
+    reads = BatchedReads(pool, **batching)
+    try:
+        statement = pages_statement(*lane)
+        return list(await asyncio.gather(*(reads.rows(statement, item) for item in items))), reads
+    finally:
+        await reads.close()
+
+
+def _items(accounts: list[int], n: int) -> list[tuple]:
+    rng = random.Random(7)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    items = []
+    for _ in range(n):
+        marker = int((datetime(2025, 1, 1, tzinfo=UTC) + timedelta(hours=rng.randint(0, 400))).timestamp())
+        items.append(page_item(FeedQuery(start, NOW, marker=marker), rng.choice(accounts), NOW))
+    return items
+
+
+async def test_concurrent_pages_share_statements_and_each_is_what_it_is_alone(db, database_url):
+    for account in (501, 502):
+        _earnings(db, account, 2000)
+    items = _items([501, 502], 40)
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=4, kwargs={"autocommit": True}) as pool:
+        together, reads = await _pages(pool, items)
+        alone = [(await _pages(pool, [item]))[0][0] for item in items]
+
+    assert together == alone
+    assert all(len(rows) == 11 for rows in together)  # a page and the row after it
+    assert reads.statements < len(items) // 2 and reads.items == len(items)
+    for (account, start, bound), rows in zip(items, together, strict=True):
+        seconds = [second for second, _, _ in rows]
+        assert seconds == sorted(seconds, reverse=True) and seconds[0] < bound.timestamp()
+
+
+async def test_a_lane_reads_only_its_rows(db, database_url):
+    _earnings(db, 503, 900)
+    items = _items([503], 5)
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
+        pages, _ = await _pages(pool, items, lane=("tips", None))
+    ids = {row_id for rows in pages for _, row_id, _ in rows}
+    types = dict(db.execute("SELECT id, type FROM earnings WHERE id = ANY(%s)", (list(ids),)).fetchall())
+    assert ids and set(types.values()) == {"tips"}
+
+
+def test_each_batched_page_is_one_index_range_scan(db):
+    _earnings(db, 504, 3000)
+    db.execute("ANALYZE earnings")
+    batch = '[[504, "2024-01-01T00:00:00Z", "2025-03-01T00:00:00Z"], [504, "2024-01-01T00:00:00Z", "2025-02-01T00:00:00Z"]]'
+    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + pages_statement(None, None), {"batch": batch}))
+    assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
+    assert "Seq Scan on earnings" not in plan, plan
