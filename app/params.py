@@ -16,6 +16,7 @@ of equal length), ASCII digits only, no NUL in text (PostgreSQL refuses it).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
@@ -196,6 +197,7 @@ class DateWindow:
         end_name: str = "end_date",
         end_exclusive: bool = False,
         unbounded: bool = False,
+        defaults: bool = True,
     ) -> DateWindow:
         """Both ends, defaulted as the spec says (two years ago; end of today, UTC), or,
         with ``unbounded``, open where absent.
@@ -204,6 +206,8 @@ class DateWindow:
         "the end of a day" (a bare date, or today by default) is the next day's first
         second, so the day's last second is still inside; a full timestamp stays as given.
         """
+        if defaults and not start_raw and not end_raw:
+            return _default_window(now.replace(microsecond=0), end_exclusive, unbounded)
         if start_raw:
             start = parse_timestamp(start_name, start_raw)
         else:
@@ -229,6 +233,14 @@ class DateWindow:
             start_name: None if self.open_start else upstream_timestamp(self.start),
             end_name: None if self.open_end else upstream_timestamp(self.end),
         }
+
+
+@functools.lru_cache(maxsize=16)
+def _default_window(now: datetime, end_exclusive: bool, unbounded: bool) -> DateWindow:
+    """The window of a request that names neither end: the same for every request of one
+    second, so worked out once."""
+    return DateWindow.parse(None, None, now=now, start_name="", end_name="", end_exclusive=end_exclusive,
+                            unbounded=unbounded, defaults=False)
 
 
 _DATE_SCHEMA = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}

@@ -12,6 +12,7 @@ The outcome carries where the data came from and as of when, for ``_meta._cache`
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -21,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Generic, Literal, TypeVar, get_type_hints
 
-from cachetools import TTLCache
 from litestar import Request
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -134,20 +134,51 @@ async def read_coverage(
 
 class CoverageCache:
     """Coverages read in the last ``ttl`` seconds, per (account, resources); at most
-    ``maxsize`` of them (the least recently used go first)."""
+    ``maxsize`` of them (the oldest go first). A plain dict with each entry's expiry: it is
+    asked on every store-served request. When an entry expires under load, one read
+    refreshes it and the requests that arrive meanwhile wait for that read, rather than each
+    taking a connection for the same row (``read_once``)."""
 
     def __init__(self, ttl: float = COVERAGE_TTL, clock=time.monotonic, maxsize: int = 100_000) -> None:
-        self._held: TTLCache[tuple[int, object], Coverage] = TTLCache(maxsize, ttl, timer=clock)
+        self._ttl = ttl
+        self._clock = clock
+        self._maxsize = maxsize
+        self._held: dict[tuple[int, object], tuple[float, Coverage]] = {}
+        self._reading: dict[tuple[int, object], asyncio.Task[Coverage]] = {}
 
     def held(self, account_id: int, resource: str | tuple[str, ...]) -> Coverage | None:
         """The coverage read within the TTL, if any (no database work)."""
-        return self._held.get((account_id, resource))
+        entry = self._held.get((account_id, resource))
+        if entry is None or entry[0] <= self._clock():
+            return None
+        return entry[1]
 
     async def get(self, conn: AsyncConnection, account_id: int, resource: str | tuple[str, ...]) -> Coverage:
+        return await self.read_once(account_id, resource, lambda: read_coverage(conn, account_id, resource))
+
+    async def read_once(
+        self, account_id: int, resource: str | tuple[str, ...], read: Callable[[], Awaitable[Coverage]]
+    ) -> Coverage:
+        """The held coverage, else the one ``read`` gives -- one read per key at a time."""
+        coverage = self.held(account_id, resource)
+        if coverage is not None:
+            return coverage
         key = (account_id, resource)
-        coverage = self._held.get(key)
-        if coverage is None:
-            coverage = self._held[key] = await read_coverage(conn, account_id, resource)
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = self._reading[key] = asyncio.ensure_future(self._read(key, read))
+        # Shielded: a caller that goes away does not cancel the read the others wait for.
+        return await asyncio.shield(reading)
+
+    async def _read(self, key: tuple[int, object], read: Callable[[], Awaitable[Coverage]]) -> Coverage:
+        try:
+            coverage = await read()
+        finally:
+            del self._reading[key]
+        self._held.pop(key, None)  # re-inserted last: the oldest entry is the first
+        while len(self._held) >= self._maxsize:
+            del self._held[next(iter(self._held))]
+        self._held[key] = (self._clock() + self._ttl, coverage)
         return coverage
 
     def clear(self) -> None:
@@ -220,7 +251,9 @@ class Reader:
     async def coverage(self, resource: str | tuple[str, ...]) -> Coverage:
         covered = _COVERAGE_CACHE.held(self.account_id, resource)
         if covered is None:
-            covered = await self.read(lambda conn: _COVERAGE_CACHE.get(conn, self.account_id, resource))
+            covered = await _COVERAGE_CACHE.read_once(
+                self.account_id, resource, lambda: self.read(lambda conn: read_coverage(conn, self.account_id, resource))
+            )
         return covered
 
     async def answer(
@@ -280,12 +313,13 @@ def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) ->
     has already checked that account.
     """
     gated_account, credential = stored_credential()
+    # Item access: an attribute of ``State`` costs a failed lookup before its __getattr__.
     return Reader(
-        pool=state.pool,
-        upstream=state.upstream,
+        pool=state["pool"],
+        upstream=state["upstream"],
         account_id=gated_account,
         credential=credential,
-        keyring=state.keyring,
+        keyring=state["keyring"],
         fresh=fresh,
         read_pool=state.get("read_pool"),
         batched=state.get("batched_reads"),

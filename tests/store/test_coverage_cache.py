@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import psycopg
 
-from app.store.source import CoverageCache
+from app.store.source import CoverageCache, read_coverage
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -45,7 +46,7 @@ async def test_a_coverage_is_reused_within_its_ttl_and_read_again_after(db, data
         assert (await cache.get(conn, 4242, ("earnings", "posts"))).end is None
 
 
-async def test_a_full_cache_drops_its_least_recently_used_entry(db, database_url, make_org, connect_account):
+async def test_a_full_cache_drops_its_oldest_entry(db, database_url, make_org, connect_account):
     org = make_org()
     for account in (4243, 4244):
         connect_account(org, account)
@@ -57,3 +58,20 @@ async def test_a_full_cache_drops_its_least_recently_used_entry(db, database_url
         _cover(db, 4243, "posts", datetime(2025, 3, 1, tzinfo=UTC))
         # 4243 was evicted by 4244, so it is read again (and sees the newer coverage).
         assert (await cache.get(conn, 4243, "posts")).end == datetime(2025, 3, 1, tzinfo=UTC)
+
+
+async def test_concurrent_misses_share_one_read(db, database_url, make_org, connect_account):
+    connect_account(make_org(), 4245)
+    _cover(db, 4245, "earnings", datetime(2025, 1, 1, tzinfo=UTC))
+    cache = CoverageCache(ttl=60.0, clock=Clock())
+    reads = []
+
+    async with await psycopg.AsyncConnection.connect(database_url, autocommit=True) as conn:
+        async def read():
+            reads.append(1)
+            return await read_coverage(conn, 4245, "earnings")
+
+        found = await asyncio.gather(*(cache.read_once(4245, "earnings", read) for _ in range(20)))
+
+    assert len(reads) == 1
+    assert {c.end for c in found} == {datetime(2025, 1, 1, tzinfo=UTC)}
