@@ -54,8 +54,9 @@ def openapi_config() -> OpenAPIConfig:
 
 
 def _listen_kwargs(pool) -> dict:
-    """The pool's connection settings for the listener's own connection."""
-    return {k: v for k, v in (pool.kwargs or {}).items() if k != "autocommit"}
+    """The pool's connection settings for the listener's own connection, named apart."""
+    settings = {k: v for k, v in (pool.kwargs or {}).items() if k != "autocommit"}
+    return {**settings, "application_name": "creator-relay:api-gate"}
 
 
 def create_app(settings: Settings | None = None) -> Litestar:

@@ -143,16 +143,19 @@ def _page(client: httpx.Client, url: str) -> dict:
 
 
 def earnings_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -> str:
-    """The feed's cursor after ``skip`` rows: the (marker, marker_id) of row ``skip`` as the
-    previous page's ``next_page`` carries them, read from the store; checked through the API."""
+    """The feed's cursor after ``skip`` rows, as a client holds it: ``marker``, the second of
+    row ``skip`` (a next_page link carries nothing else; pages never split a second), read
+    from the store; checked through the API (the page starts at the first older row)."""
     with psycopg.connect(stack.database_url) as conn:
-        found = conn.execute(
-            "SELECT extract(epoch FROM created_at)::bigint AS second, id FROM earnings WHERE account_id = %s "
-            "ORDER BY created_at DESC, id DESC OFFSET %s LIMIT 2", (account, skip - 1)).fetchall()
-    (marker, marker_id), (_, first_id) = found
-    url = f"/v1/{account}/earnings?marker={marker}&marker_id={marker_id}"
+        (marker,) = conn.execute(
+            "SELECT extract(epoch FROM created_at)::bigint FROM earnings WHERE account_id = %s "
+            "ORDER BY created_at DESC, id DESC OFFSET %s LIMIT 1", (account, skip - 1)).fetchone()
+        (first_id,) = conn.execute(
+            "SELECT id FROM earnings WHERE account_id = %s AND created_at < to_timestamp(%s) "
+            "ORDER BY created_at DESC, id DESC LIMIT 1", (account, marker)).fetchone()
+    url = f"/v1/{account}/earnings?marker={marker}"
     if _page(client, url)["data"]["list"][0]["id"] != first_id:
-        raise RuntimeError(f"{url} does not start at row {skip + 1} of the feed")
+        raise RuntimeError(f"{url} does not start at the first row before second {marker}")
     return url
 
 

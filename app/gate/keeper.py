@@ -36,6 +36,8 @@ logger = logging.getLogger(__name__)
 #: Longest a key or an account is trusted without being read again (a backstop: a change
 #: normally reaches the process through its listener at once).
 KNOWN_SECONDS = 30.0
+#: Most keys (and, apart, accounts) a process holds; past it, it starts again from nothing.
+MAX_HELD = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +197,8 @@ class Gatekeeper:
             self.admitted_by_statement += 1
             demand.count += 1
         if keep:
+            if len(self._keys) >= MAX_HELD or len(self._accounts) >= MAX_HELD:
+                self.forget()  # bounded memory; what is in use comes back with its next request
             self._keys[request.key_hash] = KnownKey(
                 result.key_id, request.key_hash, org, frozenset(result.permissions or ()),
                 result.expires_at.timestamp() if result.expires_at is not None else None, mono,
