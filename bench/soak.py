@@ -59,7 +59,7 @@ MAX_IN_FLIGHT = 128
 #: worker), the books read at the end, the database dropped.
 STARTUP_BOUND = 180.0
 BOOKS_BOUND = 30.0
-SETTLE_SECONDS = 2.0  # the ledger statuses are written off the request path, every 0.2 s
+SETTLE_SECONDS = 2.0  # ledger rows are written after the responses (0.1 s); allowances end within 1 s
 #: What a run usually takes besides the probe and the soak (start-up, settle, stop), for the
 #: expected end printed at the start.
 USUAL_OVERHEAD = 30.0
