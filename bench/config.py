@@ -1,7 +1,10 @@
 """What one ``make bench`` run does: cases, rounds, durations and sizes, read from the environment.
 
 ``BENCH_QUICK=1`` shrinks everything for development (rows, rounds, run length);
-``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md).
+``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md). For a scaling
+curve on a larger machine, ``BENCH_PROCESSES=1,2,4,8``, ``BENCH_CONNECTIONS=64,256``,
+``BENCH_WRK_THREADS=4`` and ``BENCH_EARNINGS_ROWS`` change case a's grid, the load
+generator and the serving data set.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ class BenchConfig:
     backfill_rows: int  # case d
     connections: tuple[int, ...] = (1, 8, 32, 128)
     processes: tuple[int, ...] = (1, 2)
+    wrk_threads: int = 2  # at most this many load-generator threads (a 2-core machine: 2)
     freshness_timeout: float = 420.0
 
     @property
@@ -52,9 +56,26 @@ class BenchConfig:
             sizes = dict(rounds=3, seconds=2, earnings_rows=50_000, deep_page=500, backfill_rows=50_000)
         else:
             sizes = dict(rounds=3, seconds=5, earnings_rows=1_000_000, deep_page=10_000, backfill_rows=1_000_000)
-        sizes["rounds"] = int(env.get("BENCH_ROUNDS", sizes["rounds"]))
-        sizes["seconds"] = int(env.get("BENCH_SECONDS", sizes["seconds"]))
-        if sizes["rounds"] < 1 or sizes["seconds"] < 1:
-            raise ValueError("BENCH_ROUNDS and BENCH_SECONDS must be at least 1")
+        for name in ("rounds", "seconds", "earnings_rows"):
+            sizes[name] = int(env.get(f"BENCH_{name.upper()}", sizes[name]))
+        if sizes["rounds"] < 1 or sizes["seconds"] < 1 or sizes["earnings_rows"] < 1000:
+            raise ValueError("BENCH_ROUNDS and BENCH_SECONDS must be at least 1, BENCH_EARNINGS_ROWS at least 1000")
+        grid = {name: _counts(env, f"BENCH_{name.upper()}") for name in ("processes", "connections")}
+        threads = int(env.get("BENCH_WRK_THREADS", 2))
+        if threads < 1:
+            raise ValueError("BENCH_WRK_THREADS must be at least 1")
         timeout = float(env.get("BENCH_FRESHNESS_TIMEOUT", 420))
-        return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, **sizes)
+        return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, wrk_threads=threads,
+                   **{name: counts for name, counts in grid.items() if counts}, **sizes)
+
+
+def _counts(env: Mapping[str, str], name: str) -> tuple[int, ...]:
+    """A comma-separated list of positive whole numbers, in order; empty when unset."""
+    raw = env.get(name, "")
+    try:
+        counts = tuple(sorted({int(part) for part in raw.split(",") if part.strip()}))
+    except ValueError:
+        raise ValueError(f"{name}: expected whole numbers separated by commas, got {raw!r}") from None
+    if any(count < 1 for count in counts):
+        raise ValueError(f"{name}: every count must be at least 1, got {raw!r}")
+    return counts

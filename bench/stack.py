@@ -63,7 +63,8 @@ class Stack:
         port = free_port()
         argv = [sys.executable, "-m", "uvicorn", target, *extra, "--port", str(port), "--workers", str(workers),
                 "--loop", "uvloop", "--http", "httptools", "--no-access-log", "--log-level", "warning"]
-        self.procs.start(f"{name}-{workers}", argv, {**self.env(), **env, "PYTHONPATH": str(ROOT)},
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))  # keep the caller's too
+        self.procs.start(f"{name}-{workers}", argv, {**self.env(), **env, "PYTHONPATH": path},
                          ready=f"http://127.0.0.1:{port}/health")
         return f"http://127.0.0.1:{port}"
 

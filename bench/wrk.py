@@ -69,13 +69,14 @@ def run_wrk(
     *,
     connections: int,
     seconds: int,
+    threads: int = 2,
     key: str | None = None,
     markers: tuple[int, int] | None = None,
 ) -> WrkResult:
     """One wrk run on ``url``; with ``markers`` (lo, hi) every request appends a random marker
     to ``url`` (which must end with ``marker=``). Fails on any error answer."""
     # A slow page is a result, not an error: wrk's default 2 s timeout would count it as failed.
-    command = [ensure_wrk(), f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency",
+    command = [ensure_wrk(), f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency",
                f"--timeout={REQUEST_TIMEOUT}s"]
     env = dict(os.environ)
     if markers:

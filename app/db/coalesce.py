@@ -14,6 +14,12 @@ otherwise every item of the batch gets the exception.
 
 Under concurrency (the previous batch held more than one item) a batch may wait
 ``linger`` seconds before it leaves, to take more items along.
+
+One statement in flight caps a process at ``max_batch`` items per statement time: where
+the database is slower than the process (many cores, a busy or distant server), requests
+queue behind it while the server's other cores idle. So when ``split_at`` items wait
+behind a running batch, another batch leaves beside it, up to ``in_flight`` at once; below
+that the items wait and share the next statement, as before.
 """
 
 from __future__ import annotations
@@ -33,23 +39,30 @@ class Coalescer(Generic[T, R]):
         *,
         max_batch: int = 128,
         linger: float = 0.0,
+        in_flight: int = 1,
+        split_at: int | None = None,
         retry_alone: Callable[[Exception], bool] = lambda _: False,
     ) -> None:
+        if in_flight < 1:
+            raise ValueError("in_flight must be at least 1")
         self._run = run
         self._max_batch = max_batch
         self._linger = linger
+        self._in_flight = in_flight
+        self._split_at = split_at if split_at is not None else max_batch
         self._retry_alone = retry_alone
         self._last_batch = 0
         self._queue: list[tuple[T, asyncio.Future[R]]] = []
-        self._draining = False
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def __call__(self, item: T) -> R:
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))
-        if not self._draining:
-            self._draining = True
-            self._task = asyncio.create_task(self._drain())
+        running = len(self._tasks)
+        if not running or (running < self._in_flight and len(self._queue) >= self._split_at):
+            task = asyncio.create_task(self._drain())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         return await future
 
     async def _settle(self, batch: list[tuple[T, asyncio.Future[R]]]) -> None:
@@ -69,7 +82,7 @@ class Coalescer(Generic[T, R]):
                 future.set_result(result)
 
     async def _drain(self) -> None:
-        """Run batches while items wait."""
+        """Run batches while items wait (one of up to ``in_flight`` such loops)."""
         try:
             while self._queue:
                 if self._linger and self._last_batch > 1 and len(self._queue) < self._max_batch:
@@ -85,12 +98,13 @@ class Coalescer(Generic[T, R]):
                     self._queue.clear()
                     raise
         finally:
-            self._draining = False
+            self._tasks.discard(asyncio.current_task())  # at once: a call from here on starts a batch
 
     async def close(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for _, future in self._queue:
             future.cancel()
         self._queue.clear()

@@ -72,3 +72,56 @@ async def test_close_cancels_whoever_still_waits():
     await batches.close()
     with pytest.raises(asyncio.CancelledError):
         await waiting
+
+
+class Overlap(Runner):
+    """A runner that records how many of its batches ran at the same time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.running = 0
+        self.most = 0
+
+    async def __call__(self, items: list[int]) -> list[int]:
+        self.running += 1
+        self.most = max(self.most, self.running)
+        try:
+            return await super().__call__(items)
+        finally:
+            self.running -= 1
+
+
+async def test_a_second_batch_leaves_beside_the_first_once_split_at_items_wait():
+    runner = Overlap()
+    batches = Coalescer(runner, max_batch=8, in_flight=3, split_at=4)
+
+    results = await asyncio.gather(*(batches(i) for i in range(40)))
+
+    assert results == [i * 2 for i in range(40)]
+    assert runner.most == 3  # never more than in_flight
+    assert sorted(item for batch in runner.batches for item in batch) == list(range(40))
+
+
+async def test_fewer_waiting_than_split_at_share_the_next_statement():
+    runner = Overlap()
+    batches = Coalescer(runner, max_batch=8, in_flight=3, split_at=4)
+
+    first = asyncio.ensure_future(batches(0))
+    await asyncio.sleep(0.001)  # its batch is in flight
+    waiting = await asyncio.gather(*(batches(i) for i in (1, 2, 3)))  # 3 wait: below split_at
+
+    assert [await first, *waiting] == [0, 2, 4, 6]
+    assert runner.most == 1
+    assert runner.batches == [[0], [1, 2, 3]]
+
+
+async def test_close_cancels_every_batch_in_flight():
+    runner = Overlap()
+    batches = Coalescer(runner, max_batch=2, in_flight=2, split_at=1)
+    calls = [asyncio.ensure_future(batches(i)) for i in range(6)]
+    await asyncio.sleep(0.001)  # two batches are in flight
+
+    await batches.close()
+
+    assert runner.most == 2
+    assert all(call.cancelled() for call in calls)

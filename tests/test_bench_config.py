@@ -1,0 +1,36 @@
+"""``make bench``'s settings read from the environment (pure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.config import BenchConfig
+
+
+def test_defaults_are_the_issue_grid() -> None:
+    config = BenchConfig.from_env({})
+    assert config.processes == (1, 2)
+    assert config.connections == (1, 8, 32, 128)
+    assert config.wrk_threads == 2
+    assert config.earnings_rows == 1_000_000
+
+
+def test_a_scaling_grid_from_the_environment() -> None:
+    config = BenchConfig.from_env({"BENCH_PROCESSES": "8, 1,4,2", "BENCH_CONNECTIONS": "256,64",
+                                   "BENCH_WRK_THREADS": "4", "BENCH_EARNINGS_ROWS": "200000", "BENCH_QUICK": "1"})
+    assert config.processes == (1, 2, 4, 8)
+    assert config.connections == (64, 256)
+    assert config.wrk_threads == 4
+    assert config.earnings_rows == 200_000
+    assert config.rounds == 3  # the quick sizes still apply to what is not set
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("BENCH_PROCESSES", "1,two", "BENCH_PROCESSES: expected whole numbers"),
+    ("BENCH_CONNECTIONS", "0,8", "BENCH_CONNECTIONS: every count must be at least 1"),
+    ("BENCH_WRK_THREADS", "0", "BENCH_WRK_THREADS must be at least 1"),
+    ("BENCH_EARNINGS_ROWS", "10", "BENCH_EARNINGS_ROWS at least 1000"),
+])
+def test_bad_settings_name_the_variable(name: str, value: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        BenchConfig.from_env({name: value})
