@@ -29,7 +29,10 @@ ORDER BY created_at DESC, id DESC
 LIMIT %s
 """
 
-pool = AsyncConnectionPool(os.environ.get("BENCH_MINIMAL_DATABASE_URL", ""), min_size=4, max_size=16,
+#: Connections each process of the minimal app may open.
+POOL_MAX = 16
+
+pool = AsyncConnectionPool(os.environ.get("BENCH_MINIMAL_DATABASE_URL", ""), min_size=4, max_size=POOL_MAX,
                            open=False, kwargs={"autocommit": True})
 
 

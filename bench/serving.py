@@ -34,15 +34,16 @@ class Load:
     random_markers: bool = False
 
 
-def measure(loads: Mapping[str, Load], data: Serving, config: BenchConfig, connections: int
-            ) -> dict[str, list[WrkResult]]:
-    """``config.rounds`` alternating wrk runs of every load (after a short warm-up of each)."""
+def measure(loads: Mapping[str, Load], data: Serving, config: BenchConfig, connections: int,
+            rounds: int | None = None) -> dict[str, list[WrkResult]]:
+    """``rounds`` (``config.rounds``) alternating wrk runs of every load (after a short
+    warm-up of each)."""
     markers = lambda load: data.markers if load.random_markers else None  # noqa: E731
     for load in loads.values():
         run_wrk(load.url, connections=connections, seconds=1, threads=config.wrk_threads, key=load.key,
                 markers=markers(load))
     results: dict[str, list[WrkResult]] = {name: [] for name in loads}
-    for _ in range(config.rounds):
+    for _ in range(rounds or config.rounds):
         for name, load in loads.items():
             results[name].append(run_wrk(load.url, connections=connections, seconds=config.seconds,
                                          threads=config.wrk_threads, key=load.key, markers=markers(load)))
@@ -70,8 +71,25 @@ def expect_source(url: str, key: str, source: str) -> None:
         raise RuntimeError(f"{url} answered from {meta['source']}, not {source}")
 
 
+def check_connections(database_url: str, processes: int) -> None:
+    """Fail before starting when the server cannot take both apps' pools at ``processes``
+    processes each (a default server allows 100: about three processes)."""
+    from app.settings import Settings
+    from bench.minimal_app import POOL_MAX
+
+    # Each relay process: its pool, the gate's listener and a spare; each minimal one: its pool.
+    need = processes * (Settings().db_pool_max + 2 + POOL_MAX) + 10
+    with psycopg.connect(database_url) as conn:
+        allowed = int(conn.execute("SHOW max_connections").fetchone()[0])
+    if need > allowed:
+        raise RuntimeError(f"case a at {processes} processes needs about {need} database connections and the "
+                           f"server allows {allowed}: raise max_connections, or name a server that allows them "
+                           f"in BENCH_DATABASE_URL")
+
+
 def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     """The store-served earnings page vs the separate minimal app, random markers."""
+    check_connections(stack.database_url, max(config.processes))
     results: dict[tuple[int, int], dict[str, list[WrkResult]]] = {}
     for workers in config.processes:
         data.refresh(stack)
@@ -107,7 +125,9 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
     loads = {"open": Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, True),
              "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, True)}
-    r = measure(loads, data, config, connections=32)
+    # At least 5 rounds: the difference is a tenth of either side, and on a shared 2-core
+    # machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
+    r = measure(loads, data, config, connections=32, rounds=max(config.rounds, 5))
     return [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),
