@@ -62,7 +62,7 @@ class Coalescer(Generic[T, R]):
         if not running or (running < self._in_flight and len(self._queue) >= self._split_at):
             task = asyncio.create_task(self._drain())
             self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._tasks.discard)  # also a task cancelled before it began
         return await future
 
     async def _settle(self, batch: list[tuple[T, asyncio.Future[R]]]) -> None:

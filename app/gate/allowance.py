@@ -118,7 +118,7 @@ class Demand:
 
     def wish(self, mono: float) -> int:
         """Admissions for about ``TARGET_SECONDS`` at the rate seen so far; then counting
-        starts again. None below two requests per ``LEASE_SECONDS``: an allowance that
+        starts again. 0 below two requests per ``LEASE_SECONDS``: an allowance that
         would mostly go back unused costs a write and saves nothing."""
         rate = self.count / max(mono - self.since, 0.001)
         self.since, self.count = mono, 0

@@ -153,9 +153,6 @@ class CoverageCache:
             return None
         return entry[1]
 
-    async def get(self, conn: AsyncConnection, account_id: int, resource: str | tuple[str, ...]) -> Coverage:
-        return await self.read_once(account_id, resource, lambda: read_coverage(conn, account_id, resource))
-
     async def read_once(
         self, account_id: int, resource: str | tuple[str, ...], read: Callable[[], Awaitable[Coverage]]
     ) -> Coverage:
@@ -249,12 +246,9 @@ class Reader:
         return await self.batched.rows(statement, item)
 
     async def coverage(self, resource: str | tuple[str, ...]) -> Coverage:
-        covered = _COVERAGE_CACHE.held(self.account_id, resource)
-        if covered is None:
-            covered = await _COVERAGE_CACHE.read_once(
-                self.account_id, resource, lambda: self.read(lambda conn: read_coverage(conn, self.account_id, resource))
-            )
-        return covered
+        return await _COVERAGE_CACHE.read_once(
+            self.account_id, resource, lambda: self.read(lambda conn: read_coverage(conn, self.account_id, resource))
+        )
 
     async def answer(
         self,

@@ -29,6 +29,11 @@ def _cover(db, account_id: int, resource: str, end: datetime) -> None:
     )
 
 
+def cached(cache: CoverageCache, conn, account_id: int, resource):
+    """The cache's coverage of (account, resource), read on ``conn`` when it holds none."""
+    return cache.read_once(account_id, resource, lambda: read_coverage(conn, account_id, resource))
+
+
 async def test_a_coverage_is_reused_within_its_ttl_and_read_again_after(db, database_url, make_org, connect_account):
     connect_account(make_org(), 4242)
     first, later = datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 6, 1, tzinfo=UTC)
@@ -36,14 +41,14 @@ async def test_a_coverage_is_reused_within_its_ttl_and_read_again_after(db, data
     clock = Clock()
     cache = CoverageCache(ttl=2.0, clock=clock)
     async with await psycopg.AsyncConnection.connect(database_url, autocommit=True) as conn:
-        assert (await cache.get(conn, 4242, "earnings")).end == first
+        assert (await cached(cache, conn, 4242, "earnings")).end == first
         _cover(db, 4242, "earnings", later)  # the sync moved on
         clock.now = 1.9
-        assert (await cache.get(conn, 4242, "earnings")).end == first  # reused: no read
+        assert (await cached(cache, conn, 4242, "earnings")).end == first  # reused: no read
         clock.now = 2.0
-        assert (await cache.get(conn, 4242, "earnings")).end == later  # expired: read again
+        assert (await cached(cache, conn, 4242, "earnings")).end == later  # expired: read again
         # Another key is its own entry: a resource with no sync_state row covers nothing.
-        assert (await cache.get(conn, 4242, ("earnings", "posts"))).end is None
+        assert (await cached(cache, conn, 4242, ("earnings", "posts"))).end is None
 
 
 async def test_a_full_cache_drops_its_oldest_entry(db, database_url, make_org, connect_account):
@@ -53,11 +58,11 @@ async def test_a_full_cache_drops_its_oldest_entry(db, database_url, make_org, c
         _cover(db, account, "posts", datetime(2025, 1, 1, tzinfo=UTC))
     cache = CoverageCache(ttl=60.0, clock=Clock(), maxsize=1)
     async with await psycopg.AsyncConnection.connect(database_url, autocommit=True) as conn:
-        await cache.get(conn, 4243, "posts")
-        await cache.get(conn, 4244, "posts")
+        await cached(cache, conn, 4243, "posts")
+        await cached(cache, conn, 4244, "posts")
         _cover(db, 4243, "posts", datetime(2025, 3, 1, tzinfo=UTC))
         # 4243 was evicted by 4244, so it is read again (and sees the newer coverage).
-        assert (await cache.get(conn, 4243, "posts")).end == datetime(2025, 3, 1, tzinfo=UTC)
+        assert (await cached(cache, conn, 4243, "posts")).end == datetime(2025, 3, 1, tzinfo=UTC)
 
 
 async def test_concurrent_misses_share_one_read(db, database_url, make_org, connect_account):
