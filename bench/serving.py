@@ -77,8 +77,9 @@ def check_connections(database_url: str, processes: int) -> None:
     from app.settings import Settings
     from bench.minimal_app import POOL_MAX
 
-    # Each relay process: its pool, the gate's listener and a spare; each minimal one: its pool.
-    need = processes * (Settings().db_pool_max + 2 + POOL_MAX) + 10
+    # Each relay process: its pool, the gate's listener, meter and ledger writer; each
+    # minimal one: its pool.
+    need = processes * (Settings().db_pool_max + 3 + POOL_MAX) + 10
     with psycopg.connect(database_url) as conn:
         allowed = int(conn.execute("SHOW max_connections").fetchone()[0])
     if need > allowed:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import select
 
+import psycopg
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
@@ -84,3 +86,47 @@ def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -
         timeout=settings.db_wait_timeout,
         kwargs={"application_name": f"creator-relay:{name}", "autocommit": True},
     )
+
+
+class OwnConnection:
+    """One autocommitted connection with a pool's settings, kept apart from the pool, for a
+    background writer that runs one statement at a time (the gate's meter, the ledger): no
+    checkout per use, and psycopg keeps its prepared statements. Opened on first use,
+    bounded like a checkout (an unreachable server is a prompt error, not a 30 s wait);
+    replaced once it is broken. ``setup``: session settings run once on each new one."""
+
+    def __init__(self, pool: AsyncConnectionPool, *, name: str | None = None, setup: tuple[str, ...] = ()) -> None:
+        self._pool = pool
+        self._settings = {**(pool.kwargs or {}), "autocommit": True}
+        if name is not None:
+            self._settings["application_name"] = name
+        self._setup = setup
+        self._conn: AsyncConnection | None = None
+
+    @property
+    def usable(self) -> bool:
+        """The connection is open and not broken (an error on it rolled back, not lost it)."""
+        conn = self._conn
+        return conn is not None and not conn.closed and not conn.broken
+
+    async def get(self) -> AsyncConnection:
+        if not self.usable:
+            try:
+                async with asyncio.timeout(self._pool.timeout):
+                    conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
+                    for statement in self._setup:
+                        await conn.execute(statement)
+            except TimeoutError:
+                raise psycopg.OperationalError("connection attempt timed out") from None
+            self._conn = conn
+        return self._conn
+
+    async def drop_if_broken(self) -> None:
+        """After an error: close a broken connection, so the next ``get`` opens a new one."""
+        if self._conn is not None and self._conn.broken:
+            await self._conn.close()
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None

@@ -25,20 +25,17 @@ Most requests no longer come here at all: the gatekeeper admits them from an all
 
 from __future__ import annotations
 
-import asyncio
-
 import psycopg
-from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.db.coalesce import Coalescer
+from app.db.pool import OwnConnection
 from app.gate.statement import GateResult, MeterRequest, run_gate_statement
 
 
 class Meter:
     def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 128, linger: float = 0.0005):
-        self._pool = pool
-        self._conn: AsyncConnection | None = None
+        self._conn = OwnConnection(pool)
         self._batches = Coalescer(self._run, max_batch=max_batch, linger=linger, retry_alone=self._retriable)
         #: Statements run and requests metered by this process (their ratio: the batch size).
         self.statements = 0
@@ -46,17 +43,6 @@ class Meter:
 
     async def __call__(self, request: MeterRequest) -> GateResult:
         return await self._batches(request)
-
-    async def _connection(self) -> AsyncConnection:
-        if self._conn is None or self._conn.closed or self._conn.broken:
-            # Bounded like the pool's checkout: an unreachable server is a prompt 503.
-            settings = {**(self._pool.kwargs or {}), "autocommit": True}
-            try:
-                async with asyncio.timeout(self._pool.timeout):
-                    self._conn = await AsyncConnection.connect(self._pool.conninfo, **settings)
-            except TimeoutError:
-                raise psycopg.OperationalError("the meter's connection attempt timed out") from None
-        return self._conn
 
     async def _run(self, requests: list[MeterRequest]) -> list[GateResult]:
         try:
@@ -67,12 +53,11 @@ class Meter:
             return await self._run_once(requests)
 
     async def _run_once(self, requests: list[MeterRequest]) -> list[GateResult]:
-        conn = await self._connection()
+        conn = await self._conn.get()
         try:
             results = await run_gate_statement(conn, requests)
         except BaseException:
-            if conn.broken:
-                await conn.close()
+            await self._conn.drop_if_broken()
             raise
         self.statements += 1
         self.metered += len(requests)
@@ -80,11 +65,8 @@ class Meter:
 
     def _retriable(self, exc: Exception) -> bool:
         """A statement error on a live connection rolled the whole batch back: safe to retry."""
-        conn = self._conn
-        return isinstance(exc, psycopg.Error) and conn is not None and not conn.closed and not conn.broken
+        return isinstance(exc, psycopg.Error) and self._conn.usable
 
     async def close(self) -> None:
         await self._batches.close()
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        await self._conn.close()

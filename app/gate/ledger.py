@@ -9,6 +9,11 @@ in one transaction with what ended allowances give back to their organizations
 (``app.gate.allowance.Unused``), so the counters and the balance agree with the ledger
 rows once a write has landed. Nothing of this is on a request's path.
 
+The writes go over the writer's own connection, autocommitted with ``synchronous_commit``
+off for its session (bookkeeping: a commit does not wait for the WAL flush): a write of
+rows alone is one COPY, one round trip, its own transaction; BEGIN and COMMIT come only
+with give-backs. It takes no connection from the pool that serves the pages.
+
 A write that fails keeps its rows and returns for the next attempt (at most ``MAX_PENDING``
 rows are held; past that the oldest are dropped and logged). A process that dies loses
 what it had not written: at most one interval of rows, whose credits stay charged
@@ -24,8 +29,10 @@ import re
 import time
 from collections.abc import Callable
 
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app.db.pool import OwnConnection
 from app.gate.allowance import Unused
 
 logger = logging.getLogger(__name__)
@@ -108,7 +115,7 @@ class LedgerWriter:
         interval: float = 0.1,
         batch: int = 1000,
     ) -> None:
-        self._pool = pool
+        self._conn = OwnConnection(pool, name=_name(pool), setup=("SET synchronous_commit = off",))
         self._unused = unused
         self._give_back = give_back
         self._interval = interval
@@ -150,18 +157,23 @@ class LedgerWriter:
                 logger.warning("ledger_write_failed", extra={"pending": len(self._rows)}, exc_info=True)
 
     async def _write(self, rows: list[str], unused: list[Unused]) -> None:
-        async with self._pool.connection() as conn, conn.transaction():
-            # Bookkeeping: the transaction does not wait for the WAL flush.
-            await conn.execute("SET LOCAL synchronous_commit = off")
-            if rows:
-                async with conn.cursor().copy(COPY_SQL) as copy:
-                    await copy.write("".join(rows))
-            if unused:  # organization rows last and in id order: locked briefly, never crosswise
+        conn = await self._conn.get()
+        try:
+            if not unused:
+                await _copy(conn, rows)  # autocommit: one statement, one transaction
+                return
+            async with conn.transaction():
+                if rows:
+                    await _copy(conn, rows)
+                # Organization rows last and in id order: locked briefly, never crosswise.
                 async with conn.cursor() as cur:
                     await cur.executemany(GIVE_BACK_SQL, [
                         {"organization_id": u.organization_id, "minute_start": u.minute_start,
                          "day_start": u.day_start, "admissions": u.admissions} for u in unused
                     ])
+        except BaseException:
+            await self._conn.drop_if_broken()
+            raise
 
     def _keep(self, rows: list[str]) -> None:
         self._rows[:0] = rows
@@ -188,3 +200,14 @@ class LedgerWriter:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
         await self.flush(everything=True)
+        await self._conn.close()
+
+
+async def _copy(conn: AsyncConnection, rows: list[str]) -> None:
+    async with conn.cursor().copy(COPY_SQL) as copy:
+        await copy.write("".join(rows))
+
+
+def _name(pool: AsyncConnectionPool) -> str:
+    """The pool's application name with ``-ledger``: the writer's connection named apart."""
+    return f"{(pool.kwargs or {}).get('application_name') or 'creator-relay'}-ledger"

@@ -23,6 +23,21 @@ async def pool(database_url, db):
 
 
 @pytest.fixture
+async def writer_of(pool):
+    """``writer_of(**options)``: a LedgerWriter on ``pool``, closed after the test (its own
+    connection with it)."""
+    made: list[LedgerWriter] = []
+
+    def make(**options) -> LedgerWriter:
+        made.append(LedgerWriter(options.pop("on", pool), **options))
+        return made[-1]
+
+    yield make
+    for writer in made:
+        await writer.close()
+
+
+@pytest.fixture
 def org(make_org):
     return make_org(credits=10)
 
@@ -43,8 +58,8 @@ def ledger(db, org: int) -> list[tuple]:
     ).fetchall()
 
 
-async def test_flush_writes_every_recorded_row_with_its_status(pool, db, org, key_id):
-    writer = LedgerWriter(pool)
+async def test_flush_writes_every_recorded_row_with_its_status(writer_of, db, org, key_id):
+    writer = writer_of()
     for i, status in enumerate((200, 424, 402)):
         writer.record(row(org, key_id, status, f"r{i}", debited=status != 402))
     assert ledger(db, org) == []  # record only queues
@@ -57,8 +72,8 @@ async def test_flush_writes_every_recorded_row_with_its_status(pool, db, org, ke
     assert writer.pending == 0
 
 
-async def test_the_background_task_writes_within_its_interval_and_close_writes_the_rest(pool, db, org, key_id):
-    writer = LedgerWriter(pool, interval=0.05)
+async def test_the_background_task_writes_within_its_interval_and_close_writes_the_rest(writer_of, db, org, key_id):
+    writer = writer_of(interval=0.05)
     writer.start()
     try:
         writer.record(row(org, key_id, 200, "first"))
@@ -72,8 +87,8 @@ async def test_the_background_task_writes_within_its_interval_and_close_writes_t
     assert [(r[0], r[1]) for r in ledger(db, org)] == [("first", 200), ("last", 500)]
 
 
-async def test_a_full_batch_wakes_the_writer_before_its_interval(pool, db, org, key_id):
-    writer = LedgerWriter(pool, interval=60, batch=3)
+async def test_a_full_batch_wakes_the_writer_before_its_interval(writer_of, db, org, key_id):
+    writer = writer_of(interval=60, batch=3)
     writer.start()
     try:
         for i in range(3):
@@ -102,43 +117,59 @@ def counters(db, org: int) -> tuple[int, int, int]:
     ).fetchone()
 
 
-async def test_an_allowances_rest_goes_back_to_its_windows_and_the_balance(pool, db, org):
+async def test_an_allowances_rest_goes_back_to_its_windows_and_the_balance(writer_of, db, org):
     minute, day = _window_starts(db, org)
     given = [Unused(org, minute, day, 3)]
-    writer = LedgerWriter(pool, unused=lambda **_: given)
+    writer = writer_of(unused=lambda **_: given)
 
     await writer.flush()
 
     assert counters(db, org) == (2, 2, 8)
 
 
-async def test_a_past_windows_rest_goes_back_to_the_balance_only(pool, db, org):
+async def test_a_past_windows_rest_goes_back_to_the_balance_only(writer_of, db, org):
     minute, day = _window_starts(db, org)
     given = [Unused(org, minute - timedelta(minutes=1), day - timedelta(days=1), 3)]
-    writer = LedgerWriter(pool, unused=lambda **_: given)
+    writer = writer_of(unused=lambda **_: given)
 
     await writer.flush()
 
     assert counters(db, org) == (5, 5, 8)  # those windows are history: their counts stay
 
 
-async def test_a_failed_write_keeps_rows_and_returns_for_the_next_attempt(database_url, db, org, key_id):
+def _end_ledger_connections(db) -> int:
+    """End the ledger writer's server connection, as a database restart would."""
+    return len(db.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE application_name = 'creator-relay-ledger' AND datname = current_database()"
+    ).fetchall())
+
+
+async def test_a_failed_write_keeps_rows_and_returns_for_the_next_attempt(writer_of, db, org, key_id):
     minute, day = _window_starts(db, org)
-    handed = [[Unused(org, minute, day, 2)]]
+    handed: list[list[Unused]] = []
     kept: list[Unused] = []
-    closed = AsyncConnectionPool(database_url, min_size=1, max_size=1, open=False)
-    writer = LedgerWriter(closed, unused=lambda **_: handed.pop() if handed else kept[:], give_back=kept.extend)
+    writer = writer_of(unused=lambda **_: handed.pop() if handed else kept[:], give_back=kept.extend)
     writer.record(row(org, key_id, 200, "a"))
+    await writer.flush()
+    assert _end_ledger_connections(db) == 1
     writer.record(row(org, key_id, 400, "b"))
+    handed.append([Unused(org, minute, day, 2)])
 
-    await writer.flush()  # the pool is not open: the write fails
+    await writer.flush()  # its connection is gone: the write fails whole
 
-    assert writer.pending == 2 and ledger(db, org) == [] and len(kept) == 1
-    assert counters(db, org) == (5, 5, 5)
-    await closed.open()
-    try:
-        await writer.flush()
-    finally:
-        await closed.close()
+    assert writer.pending == 1 and len(kept) == 1
+    assert [r[0] for r in ledger(db, org)] == ["a"] and counters(db, org) == (5, 5, 5)
+    await writer.flush()  # on a new connection, the kept row and the kept give-back land
     assert [(r[0], r[1]) for r in ledger(db, org)] == [("a", 200), ("b", 400)]
     assert counters(db, org) == (3, 3, 7)
+
+
+async def test_the_writer_takes_no_connection_from_the_pool(writer_of, database_url, db, org, key_id):
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=1, timeout=1) as small:
+        writer = writer_of(on=small)
+        async with small.connection():  # every pooled connection serving a page
+            writer.record(row(org, key_id, 200, "a"))
+            await writer.flush()
+        await writer.close()
+    assert [r[0] for r in ledger(db, org)] == ["a"]
