@@ -37,17 +37,24 @@ class Load:
 def measure(loads: Mapping[str, Load], data: Serving, config: BenchConfig, connections: int,
             rounds: int | None = None) -> dict[str, list[WrkResult]]:
     """``rounds`` (``config.rounds``) alternating wrk runs of every load (after a short
-    warm-up of each)."""
+    warm-up of each). Every other round runs the loads in reverse order, so neither side
+    of a pair always goes second (after the other's load: its autovacuum, its flushes)."""
     markers = lambda load: data.markers if load.random_markers else None  # noqa: E731
     for load in loads.values():
         run_wrk(load.url, connections=connections, seconds=1, threads=config.wrk_threads, key=load.key,
                 markers=markers(load))
     results: dict[str, list[WrkResult]] = {name: [] for name in loads}
-    for _ in range(rounds or config.rounds):
-        for name, load in loads.items():
+    for round_ in range(rounds or config.rounds):
+        for name, load in in_order(loads, round_):
             results[name].append(run_wrk(load.url, connections=connections, seconds=config.seconds,
                                          threads=config.wrk_threads, key=load.key, markers=markers(load)))
     return results
+
+
+def in_order(loads: Mapping[str, Load], round_: int) -> list[tuple[str, Load]]:
+    """The loads of round ``round_`` (from 0) in the order they run: as given, then reversed."""
+    ordered = list(loads.items())
+    return ordered[::-1] if round_ % 2 else ordered
 
 
 def rps(results: list[WrkResult]) -> list[float]:
@@ -126,9 +133,9 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
     loads = {"open": Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, True),
              "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, True)}
-    # At least 5 rounds: the difference is a tenth of either side, and on a shared 2-core
-    # machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
-    r = measure(loads, data, config, connections=32, rounds=max(config.rounds, 5))
+    # At least 6 rounds (3 in each order): the difference is a tenth of either side, and on
+    # a shared 2-core machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
+    r = measure(loads, data, config, connections=32, rounds=max(config.rounds, 6))
     return [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),

@@ -34,3 +34,11 @@ def test_a_scaling_grid_from_the_environment() -> None:
 def test_bad_settings_name_the_variable(name: str, value: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         BenchConfig.from_env({name: value})
+
+
+def test_rounds_alternate_the_order_of_the_loads() -> None:
+    from bench.serving import Load, in_order
+
+    loads = {"open": Load("http://a/open?m=", None, True), "gated": Load("http://a/v1?m=", "k", True)}
+    assert [[name for name, _ in in_order(loads, r)] for r in range(4)] == [
+        ["open", "gated"], ["gated", "open"], ["open", "gated"], ["gated", "open"]]
