@@ -101,6 +101,8 @@ WHERE id = %(organization_id)s
 """
 
 MAX_PENDING = 200_000
+#: Longest wait between two writes while they fail.
+MAX_PAUSE = 5.0
 
 
 class LedgerWriter:
@@ -125,6 +127,8 @@ class LedgerWriter:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._lock = asyncio.Lock()
+        #: Writes failed in a row: the writer waits longer before the next (``pause``).
+        self.failures = 0
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="ledger-writer")
@@ -149,12 +153,15 @@ class LedgerWriter:
                 return
             try:
                 await self._write(rows, unused)
+                self.failures = 0
             except BaseException as exc:  # cancelled too: nothing is lost that did not commit
                 self._keep(rows)
                 self._give_back(unused)
                 if not isinstance(exc, Exception):
                     raise
-                logger.warning("ledger_write_failed", extra={"pending": len(self._rows)}, exc_info=True)
+                self.failures += 1
+                logger.warning("ledger_write_failed", extra={"pending": len(self._rows), "failures": self.failures},
+                               exc_info=self.failures == 1)
 
     async def _write(self, rows: list[str], unused: list[Unused]) -> None:
         conn = await self._conn.get()
@@ -185,11 +192,19 @@ class LedgerWriter:
     async def _run(self) -> None:
         while not self._closing:
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout=self._interval)
+                await asyncio.wait_for(self._wake.wait(), timeout=self.pause())
             except TimeoutError:
                 pass
             self._wake.clear()
             await self.flush()
+
+    def pause(self) -> float:
+        """Seconds until the next write: the interval, doubled for each write that failed in
+        a row up to ``MAX_PAUSE`` (a refused connection fails at once: no log line and
+        connection attempt ten times a second while the database is down)."""
+        if not self.failures:
+            return self._interval
+        return min(self._interval * 2 ** min(self.failures, 16), MAX_PAUSE)
 
     async def close(self) -> None:
         """Let a write in progress finish (a cancelled COPY would leave its connection

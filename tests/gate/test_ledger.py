@@ -173,3 +173,24 @@ async def test_the_writer_takes_no_connection_from_the_pool(writer_of, database_
             await writer.flush()
         await writer.close()
     assert [r[0] for r in ledger(db, org)] == ["a"]
+
+
+async def test_failing_writes_back_off_and_a_write_that_lands_ends_it(writer_of, database_url, db, org, key_id):
+    nowhere = AsyncConnectionPool("postgresql://postgres@127.0.0.1:1/none", open=False, timeout=2)
+    down = writer_of(on=nowhere, interval=0.1)
+    down.record(row(org, key_id, 200, "a"))
+    pauses = []
+    for _ in range(3):
+        await down.flush()  # connection refused: nobody listens on port 1
+        pauses.append(down.pause())
+    assert down.pending == 1 and pauses == [0.2, 0.4, 0.8]
+    for _ in range(10):
+        await down.flush()
+    assert down.pause() == 5.0  # at most
+
+    up = writer_of(interval=0.1)
+    up.failures = 4
+    up.record(row(org, key_id, 200, "b"))
+    await up.flush()
+    assert up.failures == 0 and up.pause() == 0.1
+    assert [r[0] for r in ledger(db, org)] == ["b"]
