@@ -111,15 +111,23 @@ class OwnConnection:
 
     async def get(self) -> AsyncConnection:
         if not self.usable:
-            try:
-                async with asyncio.timeout(self._pool.timeout):
-                    conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
-                    for statement in self._setup:
-                        await conn.execute(statement)
-            except TimeoutError:
-                raise psycopg.OperationalError("connection attempt timed out") from None
-            self._conn = conn
+            self._conn = await self._connect()
         return self._conn
+
+    async def _connect(self) -> AsyncConnection:
+        conn = None
+        try:
+            async with asyncio.timeout(self._pool.timeout):
+                conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
+                for statement in self._setup:
+                    await conn.execute(statement)
+            return conn
+        except BaseException as exc:
+            if conn is not None:  # connected, but its set-up failed: not left open
+                await conn.close()
+            if isinstance(exc, TimeoutError):
+                raise psycopg.OperationalError("connection attempt timed out") from None
+            raise
 
     async def drop_if_broken(self) -> None:
         """After an error: close a broken connection, so the next ``get`` opens a new one."""

@@ -200,8 +200,8 @@ class LedgerWriter:
 
     def pause(self) -> float:
         """Seconds until the next write: the interval, doubled for each write that failed in
-        a row up to ``MAX_PAUSE`` (a refused connection fails at once: no log line and
-        connection attempt ten times a second while the database is down)."""
+        a row, up to ``MAX_PAUSE`` (a refused connection fails at once; without this, a
+        database that is down would get ten attempts, and the log ten lines, a second)."""
         if not self.failures:
             return self._interval
         return min(self._interval * 2 ** min(self.failures, 16), MAX_PAUSE)
