@@ -5,6 +5,7 @@ the keys of RELAY_SECRET_KEYS (or the embedded default's key file), rotated by
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import time
 
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from app.crypto.keyring import Keyring, is_encrypted, key_file, key_list, load_keyring
+from app.crypto.keyring import Keyring, SecretsError, is_encrypted, key_file, key_list, load_keyring
 from app.crypto.keys import generate_key
 from app.db.migrate import downgrade, upgrade
 from app.settings import Settings, SettingsError
@@ -29,8 +30,9 @@ TEXT_TYPES = ("text", "character varying", "character", "json", "jsonb", "ARRAY"
 
 
 def relay(database_url: str, *args: str, keys: str = TEST_KEYS_ENV["RELAY_SECRET_KEYS"]):
-    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url,
-                                                     "RELAY_SECRET_KEYS": keys})
+    # Private addresses allowed: the endpoints added here point at 127.0.0.1.
+    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url, "RELAY_SECRET_KEYS": keys,
+                                                     "RELAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true"})
 
 
 def ok(result) -> str:
@@ -196,6 +198,36 @@ def test_the_embedded_default_creates_its_key_file_once_private_and_reuses_it(tm
     assert load_keyring(Settings(data_dir=tmp_path / "relay")).decrypt(stored) == TOKEN  # a later run
     assert path.read_text() == first and key_list(settings) == [first.strip()]
     assert sorted(p.name for p in path.parent.iterdir()) == ["secret_keys"]  # no draft left behind
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o620, 0o666])
+def test_an_embedded_key_file_others_may_read_or_write_is_refused_naming_the_file_and_chmod_600(tmp_path, mode):
+    settings = Settings(data_dir=tmp_path / "relay")
+    load_keyring(settings)
+    path = key_file(settings)
+    path.chmod(mode)
+    with pytest.raises(SecretsError) as refused:
+        load_keyring(settings)
+    assert str(path) in str(refused.value) and f"chmod 600 {path}" in str(refused.value)
+    assert f"mode {mode:04o}" in str(refused.value)
+    path.chmod(0o400)  # read-only for its owner: fine
+    assert load_keyring(settings).size == 1
+
+
+def test_relay_serve_refuses_to_start_with_a_key_file_others_may_read(tmp_path):
+    data_dir = tmp_path / "relay"
+    key_list(Settings(data_dir=data_dir))
+    key_file(Settings(data_dir=data_dir)).chmod(0o644)
+    with socket.socket() as taken:  # were the check missing, serve would stop at once on a busy port
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = CliRunner().invoke(main, ["serve"], env={
+            "RELAY_DATABASE_URL": "", "RELAY_SECRET_KEYS": "", "RELAY_DATA_DIR": str(data_dir),
+            "RELAY_API_HOST": "127.0.0.1", "RELAY_API_PORT": str(taken.getsockname()[1])})
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"Error: {data_dir.resolve() / 'secret_keys'} is readable or writable by others (mode 0644)")
+    assert "chmod 600" in line
 
 
 def test_a_credential_no_key_opens_answers_424_naming_the_account_never_the_value(

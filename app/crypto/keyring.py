@@ -8,7 +8,7 @@ The keys are a list: the first encrypts, every one decrypts (``MultiFernet``), s
 puts a new key in front, re-encrypts every row (``relay secrets rotate``), then drops the old
 key. Where they come from (``load_keyring``): RELAY_SECRET_KEYS when set; else, with the
 embedded database, the key file ``<data_dir>/secret_keys``, created (mode 0600) on first
-run; a configured database without RELAY_SECRET_KEYS is refused (``MissingSecretKeys``).
+run and refused when others may read it; a configured database without RELAY_SECRET_KEYS is refused (``MissingSecretKeys``).
 
 No message made here contains a secret or its ciphertext: callers add the account or
 endpoint the value belongs to, never the value.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -109,8 +110,20 @@ def key_file(settings: Settings) -> Path:
     return settings.data_dir.resolve() / KEY_FILE
 
 
+def check_private(path: Path) -> None:
+    """``SecretsError`` when others than its owner may read or write the key file ``path``
+    (like ssh with a private key): a copy of the key opens every stored secret."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        raise SecretsError(
+            f"{path} is readable or writable by others (mode {mode:04o}) and holds the keys of the "
+            f"stored secrets: restrict it with `chmod 600 {path}` (docs/operations.md, \"Secrets at rest\")"
+        )
+
+
 def _embedded_keys(path: Path) -> list[str]:
-    """The embedded default's keys: read from ``path``, written there first on first run.
+    """The embedded default's keys: read from ``path``, written there first on first run;
+    ``SecretsError`` when others may read it (``check_private``).
 
     The new file is written whole under a temporary name (mode 0600: only this user reads
     it), then linked into place, which fails if it exists: two processes starting together
@@ -127,6 +140,7 @@ def _embedded_keys(path: Path) -> list[str]:
             pass
         finally:
             draft.unlink()
+    check_private(path)
     keys = secret_key_list(path.read_text())
     if not keys or not all(map(is_fernet_key, keys)):
         raise SecretsError(f"{path} must hold Fernet keys, one a line, the newest first")

@@ -4,6 +4,7 @@ export route's bytes written to a file, with a progress bar."""
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +22,11 @@ from app.store import exports as store
 _DATES = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 
 
+def _private_file(path: Path) -> int:
+    """``path`` opened for writing, emptied; created with mode 0600 (an existing file keeps its mode)."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+
+
 async def _export(database_url: str, account: int, resource: str, fmt: str, since, until, output: Path, batch: int, progress: bool) -> int:
     async with await psycopg.AsyncConnection.connect(plain_url(database_url)) as conn:
         try:
@@ -29,7 +35,8 @@ async def _export(database_url: str, account: int, resource: str, fmt: str, sinc
             raise click.ClickException(str(exc)) from None
         total = await store.count_rows(conn, account, resource, start, end)
         written = 0
-        with Progress(disable=not progress) as bar, output.open("wb") as out:
+        # Created 0600 like every file relay writes: an export is an account's financial data.
+        with Progress(disable=not progress) as bar, os.fdopen(_private_file(output), "wb") as out:
             task = bar.add_task(f"{resource} -> {output.name}", total=total)
 
             def advance(rows: int) -> None:
