@@ -255,12 +255,20 @@ class Settings:
         24.0, "How long an endpoint's failing event is retried (exponential backoff with jitter) "
         "before the endpoint is disabled.", float,
     )
-    webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout (seconds).", float)
+    webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout, DNS included (seconds).", float)
     webhook_timeout: float = _setting(10.0, "Webhook delivery total time per attempt (seconds).", float)
     webhook_concurrency: int = _setting(
         8, "Endpoints one worker process delivers to at once (each in order, independently).", int
     )
     webhook_poll_seconds: float = _setting(1.0, "How often an idle dispatcher looks for due deliveries.", float)
+    webhook_allow_private_addresses: bool = _setting(
+        False, "Deliver webhooks to loopback, private, link-local and other non-public addresses "
+        "too (development, the sandbox, receivers on a private network). Off: public addresses only, "
+        "checked on each address connected to.", boolean,
+    )
+    webhook_max_answer_bytes: int = _setting(
+        8192, "Longest receiver answer body read (bytes); a longer one fails the attempt.", int
+    )
     export_batch_rows: int = _setting(
         10000, "Rows an export reads per fetch (and per Parquet row group); bounds its memory.", int
     )
@@ -348,7 +356,7 @@ class Settings:
                 yield f"{env_name(name)} must be greater than 0"
         for name in ("events_retention_days", "webhook_log_retention_days", "webhook_retry_hours",
                      "webhook_connect_timeout", "webhook_timeout", "webhook_concurrency",
-                     "webhook_poll_seconds", "export_batch_rows"):
+                     "webhook_poll_seconds", "webhook_max_answer_bytes", "export_batch_rows"):
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
         for name in ("backfill_requests_per_second", "sync_upstream_rps"):

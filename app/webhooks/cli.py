@@ -28,15 +28,18 @@ def webhooks() -> None:
 
 @webhooks.command("add")
 @click.option("--org", required=True, help="Organization name or id.")
-@click.option("--url", required=True, help="The receiver's URL (http:// or https://).")
+@click.option("--url", required=True, help="The receiver's URL (http:// or https://; a public address unless "
+              "RELAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES).")
 @click.option("--events", "types", default=None, help="Comma-separated event types (default: all).")
 @click.pass_context
 def add(ctx: click.Context, org: str, url: str, types: str | None) -> None:
     """Add an endpoint and print its signing secret (shown this once)."""
     chosen = [t.strip() for t in types.split(",") if t.strip()] if types else None
-    keyring = cli_keyring(_settings(ctx))
+    settings = _settings(ctx)
+    keyring = cli_keyring(settings)
     with _connection(ctx) as conn:
-        endpoint_id, secret = endpoints.add_endpoint(conn, org, url, chosen, keyring=keyring)
+        endpoint_id, secret = endpoints.add_endpoint(
+            conn, org, url, chosen, keyring=keyring, allow_private=settings.webhook_allow_private_addresses)
     click.echo(f"webhook endpoint {endpoint_id} added; its signing secret (shown once):", err=True)
     click.echo(secret)
 

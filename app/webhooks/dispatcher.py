@@ -6,8 +6,11 @@ delivers to each in a task of its own, so a slow endpoint never delays another. 
 endpoint's events go strictly in feed order, one at a time: its position advances only
 after a 2xx, so delivery is at least once (receivers dedupe on ``webhook-id``). A failure
 schedules a retry with exponential backoff and jitter; an endpoint failing for
-``webhook_retry_hours`` is disabled with the reason. Pruning of old events and delivery
-logs runs here too, at most hourly, leaving a ``maintenance_runs`` row.
+``webhook_retry_hours`` is disabled with the reason. Whatever fails for one endpoint (its
+stored URL, a refused address, DNS, TLS, a timeout, an oversized answer) is such a failure,
+never the dispatcher's; where deliveries may go and how much of an answer is read:
+``app.webhooks.transport``. Pruning of old events and delivery logs runs here too, at most
+hourly, leaving a ``maintenance_runs`` row.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from app.db.urls import plain_url
 from app.events.types import event_json
 from app.settings import Settings
 from app.webhooks import queue
+from app.webhooks.addresses import RefusedURL, checked_url
 from app.webhooks.signing import headers
+from app.webhooks.transport import OversizedAnswer, post, webhook_client
 
 logger = logging.getLogger(__name__)
 
@@ -60,10 +65,8 @@ class Dispatcher:
         return keyring_for(self.settings)
 
     def http_client(self) -> httpx.AsyncClient:
-        """The client of the attempts: ``webhook_connect_timeout`` to connect, at most
-        ``webhook_timeout`` per read (``_attempt`` bounds the whole attempt by it too)."""
-        timeout = httpx.Timeout(self.settings.webhook_timeout, connect=self.settings.webhook_connect_timeout)
-        return httpx.AsyncClient(timeout=timeout, follow_redirects=False)
+        """The client of the attempts: to public addresses only, unless allowed (transport)."""
+        return webhook_client(self.settings)
 
     async def run(self, stopping: asyncio.Event) -> None:
         async with self.http_client() as client:
@@ -119,26 +122,37 @@ class Dispatcher:
             logger.exception("webhook_delivery_crashed", extra={"endpoint": endpoint["id"]})
 
     async def _attempt(self, endpoint: dict, event: dict) -> dict:
-        item = event_json(event)
-        body = json.dumps(item, separators=(",", ":")).encode()
-        try:
-            secret = self.keyring.decrypt(endpoint["secret"])
-        except UnreadableSecret as exc:
-            # Nothing is sent unsigned: a failed attempt, retried (a restored key) until the
-            # endpoint is disabled with this reason.
-            return {"status": None, "error": f"signing secret unreadable: {exc}", "ms": 0, "delivered": False}
-        sent = headers(secret, item["id"], int(time.time()), body)
+        """One delivery attempt: its status code, error, duration and whether it delivered.
+        Whatever fails (the stored URL, the secret, DNS, a refused address, TLS, a timeout,
+        an oversized answer) is this endpoint's failed attempt, logged and retried like any
+        other, never an error of the dispatcher."""
         started = time.monotonic()
         status, error = None, None
         try:
-            async with asyncio.timeout(self.settings.webhook_timeout):
-                response = await self.client.post(endpoint["url"], content=body, headers=sent)
-            status = response.status_code
-        except (httpx.HTTPError, TimeoutError) as exc:
-            error = f"{type(exc).__name__}: {exc}"[:500] or type(exc).__name__
+            status = await self._send(endpoint, event)
+        except OversizedAnswer as exc:
+            status, error = exc.status, str(exc)
+        except UnreadableSecret as exc:
+            # Nothing is sent unsigned: retried (a restored key) until the endpoint is disabled.
+            error = f"signing secret unreadable: {exc}"
+        except RefusedURL as exc:
+            error = f"RefusedURL: {endpoint['url']!r}: {exc}"
+        except TimeoutError:
+            error = f"TimeoutError: no complete answer within {self.settings.webhook_timeout} s"
+        except Exception as exc:  # noqa: BLE001 - any failure of this endpoint is its attempt's
+            error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         ms = int((time.monotonic() - started) * 1000)
-        delivered = status is not None and 200 <= status < 300
-        return {"status": status, "error": error, "ms": ms, "delivered": delivered}
+        delivered = error is None and status is not None and 200 <= status < 300
+        return {"status": status, "error": error and error[:500], "ms": ms, "delivered": delivered}
+
+    async def _send(self, endpoint: dict, event: dict) -> int:
+        url = checked_url(endpoint["url"])  # again: a row may not have come from `webhooks add`
+        secret = self.keyring.decrypt(endpoint["secret"])
+        item = event_json(event)
+        body = json.dumps(item, separators=(",", ":")).encode()
+        sent = headers(secret, item["id"], int(time.time()), body)
+        async with asyncio.timeout(self.settings.webhook_timeout):
+            return await post(self.client, url, body, sent, self.settings.webhook_max_answer_bytes)
 
     async def _maybe_prune(self) -> None:
         # Asking the database is cheap but not free: this process asks at most every 6

@@ -12,6 +12,7 @@ from psycopg.rows import dict_row
 from app.admin import AdminError
 from app.crypto.keyring import Keyring
 from app.events.types import EVENT_TYPES
+from app.webhooks.addresses import RefusedURL, checked_url, refused_now
 from app.webhooks.signing import new_secret
 
 
@@ -25,13 +26,27 @@ def _organization_id(conn: psycopg.Connection, org: str) -> int:
     return row[0]
 
 
+def check_endpoint_url(url: str, *, allow_private: bool) -> None:
+    """``AdminError`` naming the rule ``url`` breaks (docs/events.md, "Where deliveries go"):
+    the URL rules, and a host that resolves now to an address that is not public unless
+    ``allow_private``."""
+    try:
+        parsed = checked_url(url)
+    except RefusedURL as exc:
+        raise AdminError(f"url {url!r}: {exc}") from None
+    reason = None if allow_private else refused_now(parsed)
+    if reason is not None:
+        raise AdminError(f"url {url!r}: {reason}")
+
+
 def add_endpoint(
-    conn: psycopg.Connection, org: str, url: str, types: list[str] | None, *, keyring: Keyring
+    conn: psycopg.Connection, org: str, url: str, types: list[str] | None, *, keyring: Keyring,
+    allow_private: bool = False,
 ) -> tuple[int, str]:
     """A new active endpoint receiving ``types`` (None: all) from now on; (id, secret). The
-    secret is stored encrypted: the caller shows it this once."""
-    if not url.startswith(("http://", "https://")):
-        raise AdminError(f"url must be http:// or https://, not {url!r}")
+    secret is stored encrypted: the caller shows it this once. ``allow_private``:
+    RELAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES."""
+    check_endpoint_url(url, allow_private=allow_private)
     for name in types or ():
         if name not in EVENT_TYPES:
             raise AdminError(f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import stat
 import time
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -25,8 +26,12 @@ pytestmark = pytest.mark.slow
 _SECONDS = "%Y-%m-%dT%H:%M:%S"
 
 
-def invoke(database_url: str, *args: str) -> Result:
-    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV})
+#: The receivers of these tests listen on 127.0.0.1.
+PRIVATE_ALLOWED = {"RELAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES": "true"}
+
+
+def invoke(database_url: str, *args: str, env: dict[str, str] = PRIVATE_ALLOWED) -> Result:
+    return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": database_url, **TEST_KEYS_ENV, **env})
 
 
 def ok(database_url: str, *args: str) -> str:
@@ -35,9 +40,9 @@ def ok(database_url: str, *args: str) -> str:
     return result.stdout
 
 
-def refused(database_url: str, *args: str) -> str:
+def refused(database_url: str, *args: str, env: dict[str, str] = PRIVATE_ALLOWED) -> str:
     """The command's error message; it must be refused with one (exit 1), not crash."""
-    result = invoke(database_url, *args)
+    result = invoke(database_url, *args, env=env)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
     return result.stderr
 
@@ -147,6 +152,7 @@ def test_export_cli_writes_the_stored_rows_of_the_window_as_csv_and_parquet(
                         "--output", str(output))
         assert result.exit_code == 0, result.output
         assert f"{len(expected)} rows written to {output}" in result.stderr
+        assert stat.S_IMODE(output.stat().st_mode) == 0o600  # an account's data: its owner's alone
         header, rows = read(output)
         assert header == names  # the documented order, one definition (app/exports/columns.py)
         assert rows == expected

@@ -139,7 +139,8 @@ def test_relay_worker_delivers_the_events_of_what_it_syncs(
         ).fetchone()
         return passes == 2  # the initial sync's and the one made due above
 
-    worker = relay("worker", env=worker_env(database_url, sandbox, RELAY_WEBHOOK_POLL_SECONDS="0.2"))
+    worker = relay("worker", env=worker_env(database_url, sandbox, RELAY_WEBHOOK_POLL_SECONDS="0.2",
+                                        RELAY_WEBHOOK_ALLOW_PRIVATE_ADDRESSES="true"))
     try:
         wait_for(synced, 60, "the worker's incremental pass")
         expected = [f"evt_{e.hex}" for e, t, _ in events_of(db, account_id) if t.startswith("earnings.")]

@@ -35,7 +35,7 @@ def test_new_transactions_arrive_signed_in_order_once_each_after_the_receiver_wa
     initial_sync(sync_settings, account_id)
     (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
     endpoint_id, secret = add_endpoint(
-        db, str(org_id), receiver.url, ["earnings.created", "earnings.updated"], keyring=keyring
+        db, str(org_id), receiver.url, ["earnings.created", "earnings.updated"], keyring=keyring, allow_private=True
     )
 
     receiver.down = True
