@@ -22,7 +22,21 @@ from app.exports.columns import columns_of, schema_of
 FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralised(text: str) -> str:
+    """``text`` behind a single quote when it starts like a formula, as OWASP recommends; a
+    spreadsheet then shows it as text (docs/data.md, "Exports")."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _csv_value(value: Any) -> Any:
+    # Only text columns (and JSON as text) arrive as str: numeric ones arrive as Decimal or
+    # int, so a negative amount stays a number.
+    if type(value) is str:
+        return neutralised(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -39,7 +53,8 @@ def _csv_value(value: Any) -> Any:
 
 
 class CsvEncoder:
-    """RFC 4180 CSV (the standard library's ``csv``), a header line first."""
+    """RFC 4180 CSV (the standard library's ``csv``), a header line first; text cells that
+    start like a formula are neutralised (``neutralised``)."""
 
     def __init__(self, resource: str) -> None:
         self.names = [c.name for c in columns_of(resource)]
