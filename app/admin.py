@@ -56,10 +56,15 @@ def create_organization(
     settings: Settings | None = None,
     limit_minute: int | None = None,
     limit_day: int | None = None,
-    credits: int = 0,
+    credits: int | None = None,
 ) -> int:
-    """Create an organization; its rate windows default to the settings' values."""
+    """Create an organization; its rate windows and starting credits default to the
+    settings' values (``RELAY_DEFAULT_*``)."""
     defaults = settings or Settings()
+    if credits is None:
+        credits = defaults.default_credits
+    if credits < 0:
+        raise AdminError("the starting credits must not be negative")
     row = conn.execute(
         """
         INSERT INTO organizations (name, limit_minute, limit_day)

@@ -83,9 +83,10 @@ def orgs() -> None:
 @click.argument("name")
 @click.option("--limit-minute", type=int, default=None, help="Requests per minute (default RELAY_DEFAULT_LIMIT_MINUTE).")
 @click.option("--limit-day", type=int, default=None, help="Requests per day (default RELAY_DEFAULT_LIMIT_DAY).")
-@click.option("--credits", type=int, default=0, show_default=True, help="Initial credit balance.")
+@click.option("--credits", type=int, default=None, help="Initial credit balance (default RELAY_DEFAULT_CREDITS).")
 @pass_settings
-def orgs_create(settings: Settings, name: str, limit_minute: int | None, limit_day: int | None, credits: int) -> None:
+def orgs_create(settings: Settings, name: str, limit_minute: int | None, limit_day: int | None,
+                credits: int | None) -> None:
     """Create organization NAME."""
     from app.admin import create_organization
 
@@ -93,7 +94,8 @@ def orgs_create(settings: Settings, name: str, limit_minute: int | None, limit_d
         org_id = create_organization(
             conn, name, settings=settings, limit_minute=limit_minute, limit_day=limit_day, credits=credits
         )
-    click.echo(f"organization {name!r} created (id {org_id})")
+    starting = settings.default_credits if credits is None else credits
+    click.echo(f"organization {name!r} created (id {org_id}, {starting} credits)")
 
 
 @click.group()

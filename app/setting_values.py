@@ -19,7 +19,36 @@ def boolean(raw: str) -> bool:
         return True
     if lowered in {"0", "false", "no", "off"}:
         return False
-    raise ValueError("expected one of true/false/1/0/yes/no/on/off")
+    raise ValueError("must be true or false (or 1/0, yes/no, on/off)")
+
+
+def boolean_or_auto(raw: str) -> bool | None:
+    """A boolean, or None for ``auto`` (or an empty value): the program decides."""
+    if raw.strip().lower() in {"", "auto"}:
+        return None
+    try:
+        return boolean(raw)
+    except ValueError:
+        raise ValueError("must be true, false or auto") from None
+
+
+def integer(raw: str) -> int:
+    """A whole number (``int``'s own message quotes Python: a setting's says what it wants)."""
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ValueError("must be a whole number") from None
+
+
+def number(raw: str) -> float:
+    try:
+        return float(raw.strip())
+    except ValueError:
+        raise ValueError("must be a number (e.g. 2 or 0.5)") from None
+
+
+#: The plain-worded parser used for a field declared with a Python type as its parser.
+PLAIN_PARSERS = {int: integer, float: number}
 
 
 def optional_str(raw: str) -> str | None:
@@ -33,10 +62,10 @@ def parse_duration(raw: str) -> int:
     """``90``, ``90s``, ``5m``, ``2h`` or ``22d`` as whole seconds."""
     text = raw.strip().lower()
     unit = _DURATION_UNITS.get(text[-1:], None)
-    number = text[:-1] if unit else text
-    if not number.isdigit():
-        raise ValueError(f"{raw!r} is not a duration (e.g. 90s, 5m, 2h, 22d)")
-    return int(number) * (unit or 1)
+    digits = text[:-1] if unit else text
+    if not digits.isdigit():
+        raise ValueError(f"{raw.strip()!r} is not a duration (e.g. 90s, 5m, 2h, 22d)")
+    return int(digits) * (unit or 1)
 
 
 def parse_durations(raw: str) -> dict[str, int]:
@@ -45,7 +74,7 @@ def parse_durations(raw: str) -> dict[str, int]:
     for item in filter(None, (part.strip() for part in raw.split(","))):
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise ValueError(f"{item!r}: expected resource=duration")
+            raise ValueError(f"{item!r} is not resource=duration (e.g. earnings=30s)")
         result[name.strip()] = parse_duration(value)
     return result
 

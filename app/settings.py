@@ -16,13 +16,16 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 from app.crypto.keys import is_fernet_key, secret_key_list
 from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError: used through this module
+    PLAIN_PARSERS,
     SettingsError,
     boolean,
+    boolean_or_auto,
     durations_text,
     optional_str,
     parse_duration,
@@ -36,7 +39,9 @@ PREFIX = "RELAY_"
 def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False) -> Any:
     """Declare a setting: its default, its description and how to parse its variable.
 
-    A ``secret`` setting is left out of the settings' repr, and its value out of every message."""
+    A ``secret`` setting is left out of the settings' repr, and its value out of every message.
+    ``int`` and ``float`` parse with plain-worded messages (``app.setting_values``)."""
+    parse = PLAIN_PARSERS.get(parse, parse)
     return field(default=default, repr=not secret, metadata={"doc": doc, "parse": parse, "secret": secret})
 
 
@@ -84,6 +89,12 @@ class Settings:
         1000, "Requests per minute given to a new organization.", int
     )
     default_limit_day: int = _setting(50000, "Requests per day given to a new organization.", int)
+    default_credits: int = _setting(
+        1000,
+        "Credits a new organization starts with (`relay orgs create --credits` overrides it), "
+        "so its first calls answer; 0: none until `relay credits add`.",
+        int,
+    )
     api_metrics_port: int = _setting(
         0,
         "Port `relay serve` serves the API's Prometheus metrics on (all its processes summed; "
@@ -274,15 +285,34 @@ class Settings:
     )
 
     # --- logging -------------------------------------------------------------------
-    log_level: str = _setting("INFO", "Log level (DEBUG, INFO, WARNING, ERROR).", str)
-    log_json: bool = _setting(True, "Structured JSON logs (false: human-readable lines).", boolean)
+    log_level: str | None = _setting(
+        None,
+        "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for the services (`relay serve`, "
+        "`worker`, `sandbox`); WARNING for one-shot commands and for the processes `relay demo` "
+        "starts (its banner stays on screen).",
+        optional_str,
+    )
+    log_json: bool | None = _setting(
+        None,
+        "Log format: true: JSON lines; false: human-readable lines; unset or auto: "
+        "human-readable when stderr is a terminal, JSON lines otherwise (pipes, files, containers).",
+        boolean_or_auto,
+    )
+    access_log: bool = _setting(
+        False,
+        "One INFO line per API request (`request_finished`: request id, route, method, status, "
+        "source, ms). Off: those lines are DEBUG (5xx answers are WARNING either way); the "
+        "ledger and /metrics count every request regardless. Cost: docs/operations.md.",
+        boolean,
+    )
 
     # -----------------------------------------------------------------------------
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read every ``RELAY_*`` variable, validate, and return the settings.
 
-        All problems are collected and reported together.
+        Every problem is reported at once: values that do not parse, and the rules the
+        parsed values break (ranges, combinations).
         """
         source = os.environ if env is None else env
         values: dict[str, Any] = {}
@@ -297,13 +327,18 @@ class Settings:
                 shown = "<hidden>" if f.metadata["secret"] else repr(source[name])
                 problems.append(f"{name}={shown}: {exc}")
         if problems:
-            raise SettingsError("invalid settings: " + "; ".join(problems))
+            # The rules too, over what did parse (the rest at their defaults), so one run
+            # names every bad variable.
+            defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+            checked = SimpleNamespace(**{**defaults, **values})
+            problems += cls._problems(checked)  # type: ignore[arg-type]
+            raise SettingsError(problems_message(problems))
         return cls(**values)
 
     def __post_init__(self) -> None:
         problems = list(self._problems())
         if problems:
-            raise SettingsError("invalid settings: " + "; ".join(problems))
+            raise SettingsError(problems_message(problems))
 
     def _problems(self):
         for url_field in ("database_url", "database_read_url"):
@@ -359,7 +394,7 @@ class Settings:
                      "webhook_poll_seconds", "webhook_max_answer_bytes", "export_batch_rows"):
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
-        for name in ("backfill_requests_per_second", "sync_upstream_rps"):
+        for name in ("backfill_requests_per_second", "sync_upstream_rps", "default_credits"):
             if getattr(self, name) < 0:
                 yield f"{env_name(name)} must not be negative"
         keys = secret_key_list(self.secret_keys)
@@ -367,7 +402,7 @@ class Settings:
             if not is_fernet_key(key):  # by position: the value itself is never shown
                 yield (f"{env_name('secret_keys')}: key {position} of {len(keys)} is not a Fernet key "
                        "(44 characters of url-safe base64; `relay secrets generate-key` prints one)")
-        if self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        if self.log_level is not None and self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             yield f"{env_name('log_level')} must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
 
     def replace(self, **changes: Any) -> Settings:
@@ -376,3 +411,9 @@ class Settings:
 
 def env_name(field_name: str) -> str:
     return PREFIX + field_name.upper()
+
+
+def problems_message(problems: list[str]) -> str:
+    """Every problem on a line of its own, under one heading."""
+    count = f"{len(problems)} problems" if len(problems) > 1 else "a problem"
+    return f"{count} with the settings (RELAY_* variables):\n" + "\n".join(f"  {p}" for p in problems)

@@ -47,3 +47,45 @@ def test_out_of_range_values_are_rejected(variable: str, value: str) -> None:
 def test_every_setting_is_documented() -> None:
     for name, _, doc in documented_settings():
         assert name.startswith("RELAY_") and doc
+
+
+def test_values_that_do_not_parse_and_values_that_break_a_rule_are_all_listed_in_plain_words() -> None:
+    with pytest.raises(SettingsError) as info:
+        Settings.from_env({"RELAY_DB_POOL_MAX": "ten", "RELAY_API_PORT": "70000",
+                           "RELAY_UPSTREAM_READ_TIMEOUT": "soon", "RELAY_LOG_LEVEL": "LOUD"})
+    lines = str(info.value).splitlines()
+    assert lines[0] == "4 problems with the settings (RELAY_* variables):"
+    assert lines[1:] == [
+        "  RELAY_DB_POOL_MAX='ten': must be a whole number",
+        "  RELAY_UPSTREAM_READ_TIMEOUT='soon': must be a number (e.g. 2 or 0.5)",
+        "  RELAY_API_PORT must be between 1 and 65535",
+        "  RELAY_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL",
+    ]
+    assert "invalid literal" not in str(info.value) and "could not convert" not in str(info.value)
+
+
+def test_log_json_unset_or_auto_follows_the_terminal_and_true_or_false_is_kept(monkeypatch) -> None:
+    import sys
+
+    from app.logging import json_lines
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    assert Settings.from_env({}).log_json is None
+    assert Settings.from_env({"RELAY_LOG_JSON": "auto"}).log_json is None
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert json_lines(Settings()) is False  # a person at a terminal: readable lines
+    assert json_lines(Settings(log_json=True)) is True
+    monkeypatch.undo()
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert json_lines(Settings()) is True  # a pipe, a file, a container: JSON
+    assert json_lines(Settings(log_json=False)) is False
+
+
+def test_a_new_organization_gets_the_default_credits_and_a_negative_default_is_refused() -> None:
+    assert Settings().default_credits == 1000
+    assert Settings.from_env({"RELAY_DEFAULT_CREDITS": "0"}).default_credits == 0
+    with pytest.raises(SettingsError, match="RELAY_DEFAULT_CREDITS must not be negative"):
+        Settings.from_env({"RELAY_DEFAULT_CREDITS": "-5"})
