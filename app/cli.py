@@ -22,7 +22,19 @@ ENTRY_POINT_GROUP = "relay.commands"
 
 
 class RelayGroup(click.Group):
-    """A click group that also offers the commands registered by other packages."""
+    """A click group that also offers the commands registered by other packages, and turns
+    a database that cannot be reached into one line (every command, plugged in or not)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.ClickException:
+            raise
+        except Exception as exc:
+            message = unreachable_database(exc)
+            if message is None:
+                raise
+            raise click.ClickException(message) from exc
 
     def _plugins(self) -> dict:
         return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
@@ -37,6 +49,26 @@ class RelayGroup(click.Group):
         return command
 
 
+def unreachable_database(exc: BaseException) -> str | None:
+    """The one-line message for an error that means the database cannot be reached (refused,
+    unknown host, bad password, pool timeout, the embedded server missing), else None."""
+    import psycopg
+    import psycopg_pool
+
+    from app.db.embedded import EmbeddedDatabaseError
+
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:  # SQLAlchemy (migrate) wraps psycopg's error
+        seen.add(id(exc))
+        if isinstance(exc, EmbeddedDatabaseError):
+            return str(exc)
+        if isinstance(exc, psycopg.OperationalError | psycopg_pool.PoolTimeout):
+            first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+            return f"cannot reach the database: {first} (RELAY_DATABASE_URL; unset: the embedded PostgreSQL)"
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def load_settings() -> Settings:
     try:
         return Settings.from_env()
@@ -48,10 +80,16 @@ pass_settings = click.make_pass_decorator(Settings)
 
 
 @click.group(cls=RelayGroup)
+@click.version_option(package_name="creator-relay", prog_name="relay")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Creator Relay: sync creator-platform accounts into PostgreSQL and serve them."""
+    from app.logging import configure_logging
+
     ctx.obj = load_settings()
+    # One-shot commands print their result; the log has only what went wrong. The services
+    # (serve, worker, sandbox, demo) configure their own logging.
+    configure_logging(ctx.obj, "cli", quiet=True)
 
 
 @main.command()
@@ -64,7 +102,7 @@ def migrate(settings: Settings, revision: str) -> None:
     from app.logging import configure_logging
 
     keyring = cli_keyring(settings)
-    configure_logging(settings)
+    configure_logging(settings, quiet=True)
     upgrade(resolve_database_url(settings), revision, keyring=keyring)
     click.echo(f"database migrated to {revision}")
 

@@ -8,8 +8,10 @@ Alembic's -- goes through the standard library's root logger and one structlog
 ``pid``, ``event`` (the message), the ``extra`` fields, the request's ``request_id`` while
 one is being served (bound with structlog's context variables), and ``exc`` for tracebacks.
 
-JSON lines by default; ``RELAY_LOG_JSON=false`` renders the same fields as readable lines.
+JSON lines when stderr is not a terminal (pipes, files, containers) or with
+``RELAY_LOG_JSON=true``; readable lines on a terminal or with ``RELAY_LOG_JSON=false``.
 APScheduler's routine "Running job"/"executed successfully" records are demoted to DEBUG.
+One-shot commands (``quiet``) write only warnings and errors: their output is what they print.
 """
 
 from __future__ import annotations
@@ -85,11 +87,19 @@ def shared_processors(process: str) -> list:
     ]
 
 
-def formatter(json_lines: bool, process: str) -> structlog.stdlib.ProcessorFormatter:
+def json_lines(settings: Settings) -> bool:
+    """Whether this process writes JSON lines: the setting, else (auto) when stderr is not a
+    terminal."""
+    if settings.log_json is not None:
+        return settings.log_json
+    return not sys.stderr.isatty()
+
+
+def formatter(json_lines: bool, process: str, *, colors: bool = False) -> structlog.stdlib.ProcessorFormatter:
     renderer = (
         structlog.processors.JSONRenderer(default=str)
         if json_lines
-        else structlog.dev.ConsoleRenderer(colors=False, timestamp_key="ts")
+        else structlog.dev.ConsoleRenderer(colors=colors, timestamp_key="ts")
     )
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=shared_processors(process),
@@ -102,13 +112,16 @@ def formatter(json_lines: bool, process: str) -> structlog.stdlib.ProcessorForma
     )
 
 
-def configure_logging(settings: Settings, process: str = "cli") -> None:
-    """Route every record of this process through one handler on stderr."""
+def configure_logging(settings: Settings, process: str = "cli", *, quiet: bool = False) -> None:
+    """Route every record of this process through one handler on stderr. The level is
+    RELAY_LOG_LEVEL's; unset: INFO, or WARNING for a ``quiet`` (one-shot) command."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(formatter(settings.log_json, process))
+    as_json = json_lines(settings)
+    handler.setFormatter(formatter(as_json, process, colors=not as_json and sys.stderr.isatty()))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(settings.log_level.upper())
+    level = logging.getLevelName((settings.log_level or ("WARNING" if quiet else "INFO")).upper())
+    root.setLevel(level)
     structlog.configure(
         processors=[
             *shared_processors(process)[:-1],
@@ -128,6 +141,9 @@ def configure_logging(settings: Settings, process: str = "cli") -> None:
     # Access logs are metered in the database (and counted in /metrics) already.
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # The embedded PostgreSQL's wrapper narrates every pg_ctl call at INFO (shown at DEBUG);
+    # its failures are ERRORs with the server's log.
+    logging.getLogger("pgserver").setLevel(logging.NOTSET if level <= logging.DEBUG else logging.WARNING)
     for name in ROUTINE_LOGGERS:
         routine = logging.getLogger(name)
         if not any(isinstance(f, _DemoteRoutine) for f in routine.filters):

@@ -54,7 +54,11 @@ def _setup(ctx: click.Context, process: str = "cli", **overrides) -> Settings:
     changes = {k: v for k, v in overrides.items() if v is not None}
     if changes:
         settings = settings.replace(**changes)
-    configure_logging(settings, process)
+    configure_logging(settings, process, quiet=process == "cli")
+    if process == "cli":
+        # A one-shot command fails at once, in one line, on a database it cannot reach (its
+        # worker's pool would retry for minutes).
+        psycopg.connect(plain_url(resolve_database_url(settings)), connect_timeout=5).close()
     return settings
 
 
@@ -175,9 +179,11 @@ def request_and_run(
     worker = Worker(settings, only=targets, enqueue=False, schedule=False,
                     done=_pending_check(targets, kind))
     if progress and kind == "backfill":
-        from sync.progress import run_with_progress
+        from sync.progress import history_starts, run_with_progress
 
-        asyncio.run(run_with_progress(worker, database_url, targets, since_value))
+        now = asyncio.run(_upstream_now(settings))
+        history = asyncio.run(history_starts(settings, database_url, targets, now))
+        asyncio.run(run_with_progress(worker, database_url, targets, since_value, history))
     else:
         asyncio.run(worker.run())
 
@@ -269,23 +275,11 @@ def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.astimezone(UTC).isoformat()
 
 
-def _short(value: str | None) -> str:
-    return "-" if value is None else value[:19].replace("T", " ")
-
-
-def _lag(seconds: int | None) -> str:
-    if seconds is None:
-        return "-"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.1f}{unit}"
-    return f"{seconds}s"
-
-
 @sync.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--wide", is_flag=True, help="Every column, timestamps in full (wider than 100 columns).")
 @click.pass_context
-def status(ctx, as_json: bool) -> None:
+def status(ctx, as_json: bool, wide: bool) -> None:
     """Coverage, last success, lag and last error for each account and resource."""
     settings = _settings(ctx)
     rows = status_rows(settings)
@@ -293,21 +287,6 @@ def status(ctx, as_json: bool) -> None:
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    from rich.console import Console
-    from rich.table import Table
+    from sync.status_view import print_status
 
-    table = Table(title="Sync status")
-    for header in ("account", "resource", "coverage", "last success", "lag", "lease", "backfill", "last error"):
-        table.add_column(header, overflow="fold")
-    for r in rows:
-        coverage = "-" if r["coverage_start"] is None else f"{_short(r['coverage_start'])} .. {_short(r['coverage_end'])}"
-        error = "-" if not r["last_error"] else f"{_short(r['last_error_at'])} {r['last_error']}"
-        table.add_row(
-            str(r["account_id"]), r["resource"], coverage, _short(r["last_success_at"]),
-            _lag(r["lag_seconds"]), r["lease_owner"] or "-",
-            _short(r["backfill_since"]) if r["backfill_since"] else "-",
-            f"[red]{error}[/red]" if r["last_error"] else error,
-        )
-    # Piped output has no terminal width: do not fold timestamps into 80 columns.
-    console = Console() if sys.stdout.isatty() else Console(width=200)
-    console.print(table)
+    print_status(rows, wide=wide)

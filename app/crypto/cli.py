@@ -52,7 +52,7 @@ def rotate(settings: Settings, batch: int) -> None:
     from app.logging import configure_logging
 
     keyring = cli_keyring(settings)
-    configure_logging(settings)
+    configure_logging(settings, quiet=True)
 
     def progress(counts: RewriteCounts) -> None:
         click.echo(f"{counts.table}.{counts.column}: {counts.scanned} read, "

@@ -1,0 +1,109 @@
+"""``relay sync status`` as a table: 100 columns by default, every column with ``--wide``.
+
+The narrow table keeps what answers "is it syncing?": where the coverage starts, how long
+ago the last success was, the lag (how far the coverage's end is behind the upstream's now)
+and one note (the last error, the lease holder or a pending backfill), cut to the width. ``--wide`` adds the timestamps in full, the lease, the backfill and the
+whole error; ``--json`` has every field.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+NARROW_WIDTH = 100
+#: Piped ``--wide`` output has no terminal width: wide enough that nothing folds.
+PIPED_WIDE_WIDTH = 240
+
+
+def _short(value: str | None) -> str:
+    return "-" if value is None else value[:19].replace("T", " ")
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f}{unit}"
+    return f"{int(seconds)}s"
+
+
+def _ago(value: str | None, now: datetime) -> str:
+    if value is None:
+        return "never"
+    return _duration(max(0.0, (now - datetime.fromisoformat(value)).total_seconds())) + " ago"
+
+
+def _coverage(row: dict) -> str:
+    if row["coverage_start"] is None:
+        return "-"
+    return f"{_short(row['coverage_start'])} .. {_short(row['coverage_end'])}"
+
+
+def _note(row: dict) -> str:
+    if row["last_error"]:
+        return f"error ({row['failures'] or 0}x): {row['last_error']}"
+    if row["lease_owner"]:
+        return f"running on {row['lease_owner']}"
+    if row["backfill_since"]:
+        return f"backfill to {row['backfill_since'][:10]} pending"
+    return ""
+
+
+#: The coverage's end is the lag's business (lag = upstream now - coverage end).
+NARROW_COLUMNS = ("account", "resource", "covered from", "last success", "lag", "note")
+
+
+def narrow_lines(rows: list[dict], now: datetime) -> list[Text]:
+    """The default table's lines: the first five columns as wide as their longest cell, the
+    note after them (the console cuts each line at its width with an ellipsis)."""
+    cells = [
+        (str(r["account_id"]), r["resource"], (r["coverage_start"] or "-")[:10], _ago(r["last_success_at"], now),
+         _duration(r["lag_seconds"]), _note(r))
+        for r in rows
+    ]
+    widths = [max([len(h), *(len(c[i]) for c in cells)]) for i, h in enumerate(NARROW_COLUMNS[:-1])]
+
+    def line(values, style: str = "") -> Text:
+        fixed = "  ".join(v.ljust(w) for v, w in zip(values[:-1], widths, strict=True))
+        return Text.assemble(fixed + "  ", (values[-1], style))
+
+    header = line(NARROW_COLUMNS)
+    header.stylize("bold")
+    return [header, *(line(c, "red" if r["last_error"] else "") for c, r in zip(cells, rows, strict=True))]
+
+
+def wide_table(rows: list[dict]) -> Table:
+    table = Table(title="Sync status")
+    for header in ("account", "resource", "coverage", "last success", "lag", "lease", "backfill", "last error"):
+        table.add_column(header, overflow="fold")
+    for r in rows:
+        error = "-" if not r["last_error"] else f"{_short(r['last_error_at'])} {r['last_error']}"
+        table.add_row(
+            str(r["account_id"]), r["resource"], _coverage(r),
+            _short(r["last_success_at"]), _duration(r["lag_seconds"]), r["lease_owner"] or "-",
+            _short(r["backfill_since"]) if r["backfill_since"] else "-",
+            f"[red]{error}[/red]" if r["last_error"] else error,
+        )
+    return table
+
+
+def print_status(rows: list[dict], *, wide: bool, console: Console | None = None) -> None:
+    """The table on stdout: at most 100 columns unless ``wide``."""
+    if console is None:
+        tty = sys.stdout.isatty()
+        if wide:
+            console = Console() if tty else Console(width=PIPED_WIDE_WIDTH)
+        else:
+            console = Console(width=min(Console().width, NARROW_WIDTH) if tty else NARROW_WIDTH)
+    if wide:
+        console.print(wide_table(rows))
+        return
+    console.print("Sync status (--wide: every column)", style="bold")
+    for text in narrow_lines(rows, datetime.now(UTC)):
+        console.print(text, no_wrap=True, overflow="ellipsis", crop=True)

@@ -1,0 +1,56 @@
+"""`relay sync status` fits 100 columns; `--wide` shows every column in full."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from sync.status_view import NARROW_WIDTH, print_status
+
+LONG_ERROR = "upstream answered 503 after 5 attempts on /api/accounts/123456789/earnings/transactions " * 2
+
+
+def _row(account_id: int, resource: str, **changes) -> dict:
+    row = {
+        "account_id": account_id, "resource": resource,
+        "coverage_start": "2025-11-25T00:00:00+00:00", "coverage_end": "2026-11-25T16:41:07+00:00",
+        "last_success_at": "2026-11-25T16:41:07+00:00", "lag_seconds": 7, "last_error": None,
+        "last_error_at": None, "lease_owner": None, "due_at": None, "backfill_since": None,
+        "failures": 0, "last_run": "succeeded",
+    }
+    return {**row, **changes}
+
+
+ROWS = [
+    _row(123456789, "tracking_link_daily_stats"),
+    _row(123456789, "earnings", last_error=LONG_ERROR, last_error_at="2026-11-25T16:40:00+00:00", failures=3),
+    _row(1001, "posts", lease_owner="worker-host-with-a-long-name:123456"),
+    _row(1002, "chargebacks", coverage_start=None, coverage_end=None, last_success_at=None, lag_seconds=None,
+         backfill_since="1970-01-01T00:00:00+00:00"),
+]
+
+
+def _render(wide: bool, width: int) -> str:
+    out = io.StringIO()
+    print_status(ROWS, wide=wide, console=Console(file=out, width=width, color_system=None))
+    return out.getvalue()
+
+
+def test_the_default_table_fits_100_columns_one_line_per_task() -> None:
+    text = _render(False, NARROW_WIDTH)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    body = [line for line in lines if line.lstrip().startswith(("123456789", "1001", "1002"))]
+    assert len(body) == len(ROWS)  # nothing folded onto a second line
+    assert "tracking_link_daily_stats  2025-11-25" in text
+    assert "error (3x): upstream" in text and "…" in text  # the error, cut
+    assert "running on worker-host" in text and "backfill to 1970-01-01" in text
+
+
+def test_wide_shows_full_timestamps_the_lease_and_the_whole_error() -> None:
+    text = _render(True, 400)
+    assert "2025-11-25 00:00:00 .. 2026-11-25 16:41:07" in text
+    assert "worker-host-with-a-long-name:123456" in text
+    assert LONG_ERROR.strip() in text
+    assert max(len(line) for line in text.splitlines()) > 100
