@@ -3,7 +3,10 @@
 Starts (or joins) the embedded PostgreSQL unless a database URL is configured,
 migrates it, provisions a demo organization with connected sandbox accounts and
 a fresh API key, then runs the sandbox upstream, a sync worker and the API as
-child processes until interrupted.
+child processes until interrupted. The banner (key, addresses, examples) comes last, framed;
+the processes log only warnings unless RELAY_LOG_LEVEL says otherwise, so it stays on screen.
+On the way out it stops its children and the embedded PostgreSQL it started, whatever else
+joined that server meanwhile.
 """
 
 from __future__ import annotations
@@ -14,16 +17,15 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 
 import httpx
 
-from app.logging import configure_logging
-
 from app.crypto.keyring import key_list, keyring_for
-from app.db.embedded import resolve_database_url
+from app.db.embedded import embedded_pgdata, embedded_running, start_embedded, stop_embedded_now
 from app.db.migrate import upgrade
 from app.db.urls import plain_url
+from app.demo_banner import DemoAccess, announce, announce_start, database_text
+from app.logging import configure_logging, json_lines
 from app.settings import Settings, env_name
 
 DEMO_ORGANIZATION = "demo"
@@ -32,12 +34,6 @@ DEMO_CREDITS = 1_000_000
 STARTUP_TIMEOUT = 60.0
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class DemoAccess:
-    api_key: str
-    account_ids: tuple[int, ...]
 
 
 def provision(database_url: str, settings: Settings) -> DemoAccess:
@@ -72,6 +68,11 @@ def _child_env(settings: Settings, database_url: str) -> dict[str, str]:
     # default's key file (or RELAY_SECRET_KEYS when set).
     env[env_name("secret_keys")] = ",".join(key_list(settings))
     env[env_name("upstream_url")] = f"http://{settings.sandbox_host}:{settings.sandbox_port}"
+    # The worker reads the sandbox's clock: moving it (POST /_sandbox/clock/advance) brings
+    # new rows, and they sync.
+    env.setdefault(env_name("sync_clock"), "sandbox")
+    if settings.log_level is None:
+        env[env_name("log_level")] = "WARNING"  # the banner stays the last thing on screen
     return env
 
 
@@ -89,67 +90,29 @@ def _wait_until_up(url: str, procs: list[subprocess.Popen]) -> None:
     raise RuntimeError(f"{url} did not answer within {STARTUP_TIMEOUT:.0f} s")
 
 
-def _database(settings: Settings) -> str:
-    return "configured" if settings.database_url else f"embedded under {settings.data_dir}"
-
-
-def _banner(settings: Settings, access: DemoAccess) -> str:
-    base = f"http://{settings.api_host}:{settings.api_port}"
-    account = access.account_ids[0]
-    auth = f'-H "Authorization: Bearer {access.api_key}"'
-    return "\n".join(
-        [
-            "",
-            "Creator Relay demo is running.",
-            f"  API:      {base}   (docs: {base}/docs, health: {base}/health, status: {base}/status)",
-            f"  Sandbox:  http://{settings.sandbox_host}:{settings.sandbox_port}",
-            f"  Database: {_database(settings)}",
-            f"  Accounts: {', '.join(map(str, access.account_ids))} (sandbox data, synced by the worker)",
-            f"  API key:  {access.api_key}",
-            "",
-            "Try:",
-            f"  curl {base}/health",
-            f"  curl {auth} '{base}/v1/{account}/earnings'",
-            f"  curl {auth} '{base}/v1/{account}/earnings/chart?by=tips'",
-            f"  curl {auth} '{base}/v1/{account}/posts?limit=5&order=favorites_count_desc'",
-            f"  curl {auth} '{base}/v1/{account}/chats?limit=3'",
-            f"  curl {auth} '{base}/v1/gifs/trending?limit=2'",
-            "",
-            "Sync status: relay sync status    Stop: Ctrl-C",
-            "",
-        ]
-    )
-
-
-def _announce(settings: Settings, access: DemoAccess) -> None:
-    """The banner: a readable block with RELAY_LOG_JSON=false, else one JSON log line
-    (``demo_ready``) with the same facts, so every line the stack writes parses as JSON."""
-    if not settings.log_json:
-        print(_banner(settings, access), flush=True)
-        return
-    base = f"http://{settings.api_host}:{settings.api_port}"
-    logger.info(
-        "demo_ready",
-        extra={
-            "api": base,
-            "docs": f"{base}/docs",
-            "status_page": f"{base}/status",
-            "sandbox": f"http://{settings.sandbox_host}:{settings.sandbox_port}",
-            "database": _database(settings),
-            "accounts": list(access.account_ids),
-            "api_key": access.api_key,
-            "try": f"curl -H 'Authorization: Bearer {access.api_key}' '{base}/v1/{access.account_ids[0]}/earnings'",
-            "readable_banner": "RELAY_LOG_JSON=false make run",
-        },
-    )
-
-
 def run_demo(settings: Settings) -> int:
     # SIGTERM ends the demo like Ctrl-C: children are stopped and the embedded server with them.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    configure_logging(settings, "cli")
-    database_url = resolve_database_url(settings)
-    logger.info("demo_database", extra={"database": _database(settings)})
+    configure_logging(settings, "cli", quiet=True)
+    json_logs = json_lines(settings)
+    if settings.log_level is None and json_logs:
+        logger.setLevel(logging.INFO)  # the demo's own few lines, demo_ready among them
+    announce_start(settings, json_logs)
+    if settings.database_url:
+        return _run_stack(settings, settings.database_url, json_logs)
+    pgdata = embedded_pgdata(settings)
+    started_database = not embedded_running(pgdata)
+    try:
+        # pgserver would stop the server only when its last user leaves, which may never
+        # happen (a user killed without its exit hook stays registered): we stop it here.
+        return _run_stack(settings, start_embedded(pgdata, keep_running=True), json_logs)
+    finally:
+        if started_database:
+            stop_embedded_now(pgdata)
+
+
+def _run_stack(settings: Settings, database_url: str, json_logs: bool) -> int:
+    logger.info("demo_database", extra={"database": database_text(settings)})
     upgrade(database_url, keyring=keyring_for(settings))
     access = provision(database_url, settings)
 
@@ -162,7 +125,7 @@ def run_demo(settings: Settings) -> int:
         procs.append(subprocess.Popen([*relay, "worker"], env=env))
         procs.append(subprocess.Popen([*relay, "serve"], env=env))
         _wait_until_up(f"http://{settings.api_host}:{settings.api_port}/health", procs)
-        _announce(settings, access)
+        announce(settings, access, json_logs)
         while all(p.poll() is None for p in procs):
             time.sleep(0.5)
         return 1  # a child died on its own

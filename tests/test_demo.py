@@ -3,6 +3,7 @@ prints a key and an address, and the printed requests answer."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,11 +11,13 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 import httpx
 import pytest
 
+from app.db.embedded import embedded_running
 from tests.test_health import free_port
 
 pytestmark = pytest.mark.slow
@@ -46,18 +49,37 @@ def stop_demo(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
+def _earnings_coverage_end(env: dict, account_id: int) -> int:
+    """``relay sync status --json``'s coverage end of the account's earnings (unix seconds;
+    0 before any): run as a separate process that joins the demo's embedded database."""
+    out = subprocess.run([sys.executable, "-m", "app.cli", "sync", "status", "--json"], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    ends = [row["coverage_end"] for row in json.loads(out)
+            if row["account_id"] == account_id and row["resource"] == "earnings" and row["coverage_end"]]
+    return int(datetime.fromisoformat(ends[0]).timestamp()) if ends else 0
+
+
+def _refused(url: str) -> bool:
+    try:
+        httpx.get(url, timeout=2)
+    except httpx.TransportError:
+        return True
+    return False
+
+
 def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working_key(
     tmp_path: Path,
 ) -> None:
-    api_port, sandbox_port = free_port(), free_port()
+    api_port, sandbox_port, other_port = free_port(), free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
     env.update(
         RELAY_DATA_DIR=str(tmp_path / "relay"),
         RELAY_API_PORT=str(api_port),
         RELAY_SANDBOX_PORT=str(sandbox_port),
-        RELAY_LOG_LEVEL="WARNING",
         RELAY_LOG_JSON="false",  # the readable banner (JSON lines: tests/ops/test_stack_logs.py)
+        RELAY_SYNC_INTERVALS="earnings=2s",  # the clock test below waits for one head check
     )
+    other = None
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "demo"],
         env=env,
@@ -66,11 +88,17 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
         text=True,
     )
     try:
-        output = "".join(_lines_until(proc, r"Stop: Ctrl-C", 120))
+        lines = _lines_until(proc, r"^─{20,}\s*$", 120)  # the banner's closing rule
+        output = "".join(lines)
         assert "embedded" in output
         key = re.search(r"API key:\s+(crk_live_\S+)", output).group(1)
         base = f"http://127.0.0.1:{api_port}"
         assert f"curl {base}/health" in output
+        # Framed: a titled rule opens it, the stop line and a rule close it; it says how to
+        # call relay from another shell.
+        assert re.search(r"─+ Creator Relay demo is running ─+", output)
+        assert "Stop: Ctrl-C" in lines[-2]
+        assert "relay sync status" in output
 
         assert httpx.get(f"{base}/health", timeout=5).status_code == 200
         auth = {"Authorization": f"Bearer {key}"}
@@ -87,6 +115,32 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
             assert time.monotonic() < deadline, "the worker never covered the demo account"
             time.sleep(1)
         assert earnings.json()["data"]["list"]
+
+        # The worker reads the sandbox's clock (RELAY_SYNC_CLOCK, as documented for the
+        # demo): moved three days on, the new rows sync; the machine's clock never gets there.
+        moved = httpx.post(f"http://127.0.0.1:{sandbox_port}/_sandbox/clock/advance",
+                           json={"seconds": 3 * 86400}, timeout=5).json()["now"]
+        deadline = time.monotonic() + 90
+        while _earnings_coverage_end(env, 1001) < moved:
+            assert time.monotonic() < deadline, "the demo's worker never synced past the sandbox clock"
+            time.sleep(1)
+
+        # Another process joins the demo's embedded PostgreSQL, as a second `relay serve`.
+        other = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"],
+                                 env={**env, "RELAY_API_PORT": str(other_port)},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while _refused(f"http://127.0.0.1:{other_port}/health"):
+            assert time.monotonic() < deadline, "the second relay serve never answered"
+            time.sleep(0.5)
     finally:
         stop_demo(proc)
+        if other is not None:
+            other.terminate()
+            other.wait(timeout=30)
+    # Stopping the demo stopped all it started, the database too, whoever else had joined it.
+    assert proc.returncode == 0
+    assert not embedded_running(tmp_path / "relay" / "pgdata")
+    assert _refused(f"http://127.0.0.1:{api_port}/health")
+    assert _refused(f"http://127.0.0.1:{sandbox_port}/_sandbox/health")
     assert (tmp_path / "relay" / "pgdata").is_dir()
