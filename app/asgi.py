@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=route_handlers(),
         lifespan=[lifespan],
-        middleware=[DefineMiddleware(request_middleware, gate=gate)],
+        middleware=[DefineMiddleware(request_middleware, gate=gate, access_log=settings.access_log)],
         before_send=[add_request_id_header],
         on_startup=[refuse_ungated_routes],
         exception_handlers=exception_handlers(),

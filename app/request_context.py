@@ -5,7 +5,8 @@ The id is the caller's ``X-Request-ID`` when it is sane (1 to 64 characters from
 ``X-Request-ID``, bound to every log line written while the request is served (structlog
 context variables) and handed to the gate, which stores it on the request's ledger row.
 
-Each request writes one ``request_finished`` line at DEBUG (WARNING for a 5xx).
+Each request writes one ``request_finished`` line at DEBUG, or at INFO with
+``RELAY_ACCESS_LOG`` (the access log), and at WARNING for a 5xx either way.
 Counting costs no await and no database work: a counter and a histogram sample on the way
 out, labelled with the route template, the method, the status and the source -- ``store``
 when the answer came from the database, ``upstream`` when the request called the upstream,
@@ -53,8 +54,10 @@ async def add_request_id_header(message: Message, scope: Scope) -> None:
         message["headers"] = [*message.get("headers", ()), (HEADER, rid.encode("ascii"))]
 
 
-def request_middleware(app: ASGIApp, gate: GateRuntime) -> ASGIApp:
-    """The middleware around ``app``; ``gate``: the app's gate runtime (``app.asgi``)."""
+def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False) -> ASGIApp:
+    """The middleware around ``app``; ``gate``: the app's gate runtime (``app.asgi``);
+    ``access_log``: the ``request_finished`` lines at INFO."""
+    finished_level = logging.INFO if access_log else logging.DEBUG
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -102,8 +105,8 @@ def request_middleware(app: ASGIApp, gate: GateRuntime) -> ASGIApp:
             route, method = scope["path_template"], scope["method"]
             elapsed = time.perf_counter() - started
             count_request(route, method, status, source, elapsed)
-            level = logging.WARNING if status >= 500 else logging.DEBUG
-            if logger.isEnabledFor(level):  # no access line at INFO: the ledger and /metrics count
+            level = logging.WARNING if status >= 500 else finished_level
+            if logger.isEnabledFor(level):  # the ledger and /metrics count every request anyway
                 logger.log(level, "request_finished", extra={
                     "route": route, "method": method, "status": status, "source": source,
                     "ms": round(elapsed * 1000, 2),

@@ -67,3 +67,32 @@ def test_the_request_id_is_answered_stored_on_the_ledger_row_and_on_the_log_line
     assert finished[unauthenticated.headers["x-request-id"]]["status"] == 401
     assert finished[generated]["process"] == "api"
     assert {"ts", "level", "logger", "pid"} <= set(finished[generated])
+
+
+@pytest.mark.parametrize("access_log", [True, False])
+def test_the_access_log_setting_writes_one_info_line_per_request_with_its_id_route_status_and_time(
+    api_settings, db, make_org, make_key, capsys, access_log
+):
+    from litestar.testing import TestClient
+
+    from app.asgi import create_app
+
+    key = make_key(make_org())
+    settings = api_settings.replace(log_level="INFO", log_json=True, access_log=access_log)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        try:
+            capsys.readouterr()
+            answered = client.get("/v1/9/chats", headers={**auth(key), "X-Request-ID": "access-1"})
+            client.get("/health", headers={"X-Request-ID": "access-2"})
+        finally:
+            logging.getLogger().setLevel(logging.WARNING)
+    assert answered.status_code == 404
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    finished = [e for e in lines if e["event"] == "request_finished"]
+    if not access_log:
+        assert finished == []  # DEBUG lines, not written at INFO
+        return
+    assert [(e["request_id"], e["route"], e["status"], e["level"]) for e in finished] == [
+        ("access-1", CHATS, 404, "info"), ("access-2", "/health", 200, "info"),
+    ]
+    assert all(isinstance(e["ms"], float) and e["method"] == "GET" and e["ts"] for e in finished)
