@@ -1,7 +1,9 @@
 # Creator Relay: one image for every service of compose.yaml (relay migrate, serve, worker,
-# sandbox). Multi-stage: the build stage installs the distribution and its dependencies into
-# a virtual environment; the runtime stage is a slim Python with that environment, the source
-# tree (the migrations are read from it) and a non-root user.
+# sandbox). Multi-stage: the build stage installs the locked dependencies and the code into a
+# virtual environment; the runtime stage is a slim Python with that environment, the source
+# tree (the migrations are read from it) and a non-root user. The dependencies are exactly
+# requirements/image.lock (versions and hashes; `make lock` refreshes it): neither the embedded
+# PostgreSQL (compose names a server) nor anything only the tests use.
 
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -9,9 +11,9 @@ RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 WORKDIR /srv
 # Dependencies first (a layer that survives source edits), then the code.
+COPY requirements/image.lock ./requirements/
+RUN pip install --no-deps --require-hashes -r requirements/image.lock
 COPY pyproject.toml README.md ./
-RUN mkdir -p app sync sandbox && touch app/__init__.py sync/__init__.py sandbox/__init__.py \
-    && pip install . && pip uninstall -y creator-relay
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY app ./app

@@ -1,17 +1,24 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the whole stack on an embedded PostgreSQL, with a demo API key
 #   make test   the test suite (TEST_DATABASE_URL if set, else an embedded PostgreSQL)
+# Dependencies install from the lock files in requirements/ (exact versions and hashes, from
+# PyPI): `make lock` refreshes them after a change of pyproject.toml's dependencies.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# Everything make run and make test need: the dependencies, the embedded PostgreSQL, the tests'.
+DEV_LOCK   := requirements/dev.lock
+# What the container image installs: the dependencies only.
+IMAGE_LOCK := requirements/image.lock
 
-.PHONY: install run test bench clean browser
+.PHONY: install run test bench clean browser lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(DEV_LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r $(DEV_LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -29,10 +36,28 @@ browser:
 		&& (apt-get install -y -qq chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)) \
 		|| echo "chromium not installed: the /status browser test will be skipped"; }
 
+# The lock files, resolved by uv (in a virtual environment of its own) for every platform and
+# Python 3.11+: versions already locked stay unless pyproject.toml rules them out; to move
+# every package to its newest allowed version: make lock UPGRADE=--upgrade. The image leaves
+# out litestar's example generator (polyfactory, faker): the API never turns it on.
+LOCK_VENV  := .venv-lock
+UV         := $(LOCK_VENV)/bin/uv
+LOCK_FLAGS := --quiet --universal --python-version 3.11 --generate-hashes \
+              --custom-compile-command "make lock" $(UPGRADE)
+
+$(UV):
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet "uv>=0.5"
+
+lock: $(UV)
+	$(UV) pip compile $(LOCK_FLAGS) --extra embedded --extra test -o $(DEV_LOCK) pyproject.toml
+	$(UV) pip compile $(LOCK_FLAGS) --no-emit-package polyfactory --no-emit-package faker \
+		-o $(IMAGE_LOCK) pyproject.toml
+
 # Every benchmark case, one table, appended to docs/benchmarks.md (run on an otherwise idle
 # machine). BENCH_QUICK=1: small and short; BENCH_CASES=a,b: some cases. Installs wrk when root.
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache

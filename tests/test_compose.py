@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from app.crypto.keys import generate_key
@@ -39,6 +40,63 @@ def test_compose_defines_the_whole_stack() -> None:
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     for name in ("api", "worker"):
         assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+LONG_RUNNING = ("postgres", "sandbox", "api", "worker")
+
+
+def test_every_long_running_service_has_a_health_check_and_restarts_and_migrate_runs_once() -> None:
+    services = _services()
+    for name in LONG_RUNNING:
+        assert services[name].get("healthcheck", {}).get("test"), f"{name}: no health check"
+        assert services[name].get("restart") == "unless-stopped", name
+    assert services["migrate"]["restart"] == "no"
+    # The API starts once the sandbox answers, not merely once its container started.
+    assert services["api"]["depends_on"]["sandbox"]["condition"] == "service_healthy"
+
+
+def _probe_url(service: dict) -> str:
+    """The URL a relay service's health check opens (python's urllib, in the image)."""
+    (url,) = re.findall(r"urlopen\('([^']+)'", " ".join(service["healthcheck"]["test"]))
+    return url
+
+
+def test_each_health_check_probes_the_port_its_service_listens_on() -> None:
+    services = _services()
+    api, sandbox = Settings.from_env(services["api"]["environment"]), Settings.from_env(services["sandbox"]["environment"])
+    worker = Settings.from_env(services["worker"]["environment"])
+    assert _probe_url(services["api"]) == f"http://127.0.0.1:{api.api_port}/health"
+    assert _probe_url(services["sandbox"]) == f"http://127.0.0.1:{sandbox.sandbox_port}/_sandbox/health"
+    assert _probe_url(services["worker"]) == f"http://127.0.0.1:{worker.worker_metrics_port}/metrics"
+
+
+def test_a_health_check_command_passes_on_a_live_service_and_fails_on_a_dead_one(sandbox) -> None:
+    import subprocess
+    import sys
+
+    from tests.fixtures.api import free_port
+
+    command = _services()["sandbox"]["healthcheck"]["test"]
+    assert command[:2] == ["CMD", "python"]
+    alive = [sys.executable, *command[2:]]
+    alive[-1] = alive[-1].replace("http://127.0.0.1:8700", sandbox.url)
+    assert subprocess.run(alive, capture_output=True, timeout=30).returncode == 0
+    dead = [*alive[:-1], alive[-1].replace(sandbox.url, f"http://127.0.0.1:{free_port()}")]
+    assert subprocess.run(dead, capture_output=True, timeout=30).returncode != 0
+
+
+def test_only_the_api_is_published_on_the_host() -> None:
+    services = _services()
+    published = {name: s["ports"] for name, s in services.items() if s.get("ports")}
+    api_port = Settings.from_env(services["api"]["environment"]).api_port
+    assert published == {"api": [f"{api_port}:{api_port}"]}
+    # The metrics and the sandbox's control API stay on the compose network...
+    assert "9100" in services["api"]["expose"] and "8700" in services["sandbox"]["expose"]
+    # ... unless asked for with the override, which publishes them on the loopback only.
+    override = yaml.safe_load(COMPOSE.with_name("compose.ports.yaml").read_text())["services"]
+    for name, service in override.items():
+        assert name in services
+        assert all(port.startswith("127.0.0.1:") for port in service["ports"]), name
 
 
 def test_every_relay_variable_in_compose_is_a_setting_and_parses() -> None:
@@ -118,3 +176,105 @@ def test_the_dockerfile_copies_what_the_migrations_need() -> None:
     copied = " ".join(args for op, args in _instructions() if op == "COPY")
     for needed in ("alembic.ini", "migrations", "app", "sync", "sandbox", "pyproject.toml"):
         assert needed in copied
+
+
+# --- the lock files the Makefile, CI and the Dockerfile install from ---------------------------
+
+LOCKS = COMPOSE.parent / "requirements"
+#: Packages the image must not carry: the embedded database, what only the tests use, and
+#: litestar's example generator (off in our OpenAPI config).
+NOT_IN_THE_IMAGE = {"pgserver", "faker", "polyfactory", "pytest", "pytest-asyncio", "hypothesis",
+                    "schemathesis", "playwright", "standardwebhooks"}
+
+
+def _pins(lock: str) -> dict[str, str]:
+    pins = {}
+    for line in (LOCKS / lock).read_text().splitlines():
+        if (match := re.match(r"^([A-Za-z0-9_.\-]+)==([^ ;\\]+)", line)) is not None:
+            pins[match.group(1).lower().replace("_", "-")] = match.group(2)
+    return pins
+
+
+def _declared(*extras: str) -> list:
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads(COMPOSE.with_name("pyproject.toml").read_text())["project"]
+    names = list(project["dependencies"])
+    for extra in extras:
+        names += project["optional-dependencies"][extra]
+    return [Requirement(r) for r in names]
+
+
+@pytest.mark.parametrize(("lock", "extras"), [("dev.lock", ("embedded", "test")), ("image.lock", ())])
+def test_each_lock_pins_every_declared_dependency_within_its_range(lock: str, extras: tuple) -> None:
+    """A dependency added to pyproject.toml without `make lock` fails here, naming it."""
+    pins = _pins(lock)
+    for requirement in _declared(*extras):
+        name = requirement.name.lower().replace("_", "-")
+        assert name in pins, f"{name} is not in requirements/{lock}: run make lock"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (
+            f"requirements/{lock} pins {name}=={pins[name]}, outside {requirement.specifier}: run make lock")
+
+
+def test_the_locks_hash_every_package_come_from_pypi_and_the_image_lock_leaves_out_what_it_does_not_need() -> None:
+    for lock in ("dev.lock", "image.lock"):
+        text = (LOCKS / lock).read_text()
+        assert "make lock" in text.splitlines()[1]
+        assert not re.search(r"^\s*--(index-url|extra-index-url|find-links)", text, re.MULTILINE)
+        assert "://" not in text.replace("# ", "")  # pinned names only: no URL or path requirement
+        blocks = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2])
+        assert all("--hash=sha256:" in block for block in blocks if "==" in block), lock
+    assert NOT_IN_THE_IMAGE <= set(_pins("dev.lock"))
+    assert not NOT_IN_THE_IMAGE & set(_pins("image.lock"))
+
+
+def test_the_makefile_ci_and_the_dockerfile_install_from_the_locks() -> None:
+    makefile = COMPOSE.with_name("Makefile").read_text()
+    recipe = makefile.split("$(STAMP): pyproject.toml $(DEV_LOCK)", 1)[1].split("\n\n", 1)[0]
+    assert "pip install --quiet --no-deps --require-hashes -r $(DEV_LOCK)" in recipe
+    assert "DEV_LOCK   := requirements/dev.lock" in makefile and "\nlock:" in makefile
+    runs = " ".join(args for op, args in _instructions() if op == "RUN")
+    assert "pip install --no-deps --require-hashes -r requirements/image.lock" in runs
+    assert any(op == "COPY" and "requirements/image.lock" in args for op, args in _instructions())
+
+
+def test_the_code_runs_without_the_packages_the_image_leaves_out(database_url: str) -> None:
+    """The API (its OpenAPI schema included), the workers' and the sandbox's commands load
+    with those packages unimportable, as in the image; without RELAY_DATABASE_URL and without
+    the embedded PostgreSQL a command says what to do in one line."""
+    import subprocess
+    import sys
+
+    from tests.fixtures.database import TEST_SECRET_KEYS
+
+    script = f"""
+import sys
+BLOCKED = {sorted(name.replace("-", "_") for name in NOT_IN_THE_IMAGE)!r}
+class NotInTheImage:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(name + " is not in the image")
+sys.meta_path.insert(0, NotInTheImage())
+from litestar.testing import TestClient
+from app.asgi import create_app
+from app.settings import Settings
+from app.cli import main
+app = create_app(Settings(database_url={database_url!r}, secret_keys={TEST_SECRET_KEYS!r}))
+with TestClient(app) as client:
+    assert client.get("/health").status_code == 200
+    schema = client.get("/docs/openapi.json")
+    assert schema.status_code == 200 and "/v1/{{account_id}}/earnings" in schema.json()["paths"]
+for command in ("worker", "sync", "sandbox", "webhooks", "export", "migrate"):
+    main([command, "--help"], standalone_mode=False)
+try:
+    main(["orgs", "list"], standalone_mode=False)
+except Exception as exc:
+    print("REFUSED:", exc)
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("RELAY_")}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "REFUSED: RELAY_DATABASE_URL is not set and the embedded PostgreSQL is not installed" in result.stdout
+    assert "pip install 'creator-relay[embedded]'" in result.stdout

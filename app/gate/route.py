@@ -160,7 +160,9 @@ def _merge_signatures(wrapper: Callable[..., Any], fn: Callable[..., Any], provi
 
 def error_responses(method: str) -> dict[int, ResponseSpec]:
     return {
-        status: ResponseSpec(data_container=ErrorBody, description=text)
+        # No generated examples: litestar makes them with polyfactory and faker, which the
+        # image leaves out (and random example text documents nothing).
+        status: ResponseSpec(data_container=ErrorBody, description=text, generate_examples=False)
         for status, text in ERROR_RESPONSES.items()
         if status != 413 or method in {"POST", "PUT", "PATCH"}
     }
