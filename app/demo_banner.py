@@ -56,9 +56,11 @@ def _relay_hints(command: str) -> list[str]:
 
 
 def _examples(base: str, access: DemoAccess) -> list[str]:
+    """Requests to paste into a shell, the key in a variable so each line stays short."""
     account = access.account_ids[0]
-    auth = f'-H "Authorization: Bearer {access.api_key}"'
+    auth = '-H "Authorization: Bearer $KEY"'
     return [
+        f"export KEY={access.api_key}",
         f"curl {base}/health",
         f"curl {auth} '{base}/v1/{account}/earnings'",
         f"curl {auth} '{base}/v1/{account}/earnings/chart?by=tips'",
@@ -80,7 +82,7 @@ def banner_lines(settings: Settings, access: DemoAccess, relay: str) -> list[str
         f"  [bold]Sandbox:[/]   {sandbox}   (its clock: POST {sandbox}/_sandbox/clock/advance)",
         f"  [bold]Database:[/]  {database_text(settings)}",
         "",
-        "  [bold]Try:[/]",
+        "  [bold]Try[/] (in another terminal):",
         *(f"    {escape(line)}" for line in _examples(base, access)),
         "",
         "  [bold]The relay command[/] (another terminal, this directory):",

@@ -88,7 +88,7 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
         text=True,
     )
     try:
-        lines = _lines_until(proc, r"^─{20,}\s*$", 120)  # the banner's closing rule
+        lines = _lines_until(proc, r"^─{20,}\s*$", 180)  # the banner's closing rule
         output = "".join(lines)
         assert "embedded" in output
         key = re.search(r"API key:\s+(crk_live_\S+)", output).group(1)
@@ -120,7 +120,7 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
         # demo): moved three days on, the new rows sync; the machine's clock never gets there.
         moved = httpx.post(f"http://127.0.0.1:{sandbox_port}/_sandbox/clock/advance",
                            json={"seconds": 3 * 86400}, timeout=5).json()["now"]
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 150  # a generous wait on a loaded machine, polled
         while _earnings_coverage_end(env, 1001) < moved:
             assert time.monotonic() < deadline, "the demo's worker never synced past the sandbox clock"
             time.sleep(1)
