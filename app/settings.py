@@ -243,7 +243,8 @@ class Settings:
     sync_clock: str = _setting(
         "system",
         "Where sync reads the upstream's current time: system (the machine clock) or "
-        "sandbox (the sandbox upstream's controllable clock; demo and tests).",
+        "sandbox (the sandbox upstream's controllable clock; tests, and `relay demo`'s worker "
+        "unless this is set).",
         str,
     )
     backfill_requests_per_second: float = _setting(
