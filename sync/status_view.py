@@ -45,6 +45,13 @@ def _coverage(row: dict) -> str:
     return f"{_short(row['coverage_start'])} .. {_short(row['coverage_end'])}"
 
 
+def _covered_from(start: str | None) -> str:
+    """The coverage's start day; a coverage from 1970 holds the account's whole history."""
+    if start is None:
+        return "-"
+    return "all history" if start.startswith("1970-01-01T00:00:00") else start[:10]
+
+
 def _note(row: dict) -> str:
     if row["last_error"]:
         return f"error ({row['failures'] or 0}x): {row['last_error']}"
@@ -63,7 +70,7 @@ def narrow_lines(rows: list[dict], now: datetime) -> list[Text]:
     """The default table's lines: the first five columns as wide as their longest cell, the
     note after them (the console cuts each line at its width with an ellipsis)."""
     cells = [
-        (str(r["account_id"]), r["resource"], (r["coverage_start"] or "-")[:10], _ago(r["last_success_at"], now),
+        (str(r["account_id"]), r["resource"], _covered_from(r["coverage_start"]), _ago(r["last_success_at"], now),
          _duration(r["lag_seconds"]), _note(r))
         for r in rows
     ]

@@ -25,7 +25,7 @@ def _row(account_id: int, resource: str, **changes) -> dict:
 ROWS = [
     _row(123456789, "tracking_link_daily_stats"),
     _row(123456789, "earnings", last_error=LONG_ERROR, last_error_at="2026-11-25T16:40:00+00:00", failures=3),
-    _row(1001, "posts", lease_owner="worker-host-with-a-long-name:123456"),
+    _row(1001, "posts", lease_owner="worker-host-with-a-long-name:123456", coverage_start="1970-01-01T00:00:00+00:00"),
     _row(1002, "chargebacks", coverage_start=None, coverage_end=None, last_success_at=None, lag_seconds=None,
          backfill_since="1970-01-01T00:00:00+00:00"),
 ]
@@ -46,6 +46,7 @@ def test_the_default_table_fits_100_columns_one_line_per_task() -> None:
     assert "tracking_link_daily_stats  2025-11-25" in text
     assert "error (3x): upstream" in text and "…" in text  # the error, cut
     assert "running on worker-host" in text and "backfill to 1970-01-01" in text
+    assert "posts                      all history" in text  # a backfill reached the beginning
 
 
 def test_wide_shows_full_timestamps_the_lease_and_the_whole_error() -> None:
