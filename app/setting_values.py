@@ -13,6 +13,12 @@ class SettingsError(ValueError):
     """Raised at start-up when one or more settings are invalid."""
 
 
+def problems_message(problems: list[str]) -> str:
+    """Every problem on a line of its own, under one heading."""
+    count = f"{len(problems)} problems" if len(problems) > 1 else "a problem"
+    return f"{count} with the settings (RELAY_* variables):\n" + "\n".join(f"  {p}" for p in problems)
+
+
 def boolean(raw: str) -> bool:
     lowered = raw.strip().lower()
     if lowered in {"1", "true", "yes", "on"}:

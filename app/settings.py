@@ -26,6 +26,7 @@ from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsErro
     SettingsError,
     boolean,
     boolean_or_auto,
+    problems_message,
     durations_text,
     optional_str,
     parse_duration,
@@ -89,12 +90,8 @@ class Settings:
         1000, "Requests per minute given to a new organization.", int
     )
     default_limit_day: int = _setting(50000, "Requests per day given to a new organization.", int)
-    default_credits: int = _setting(
-        1000,
-        "Credits a new organization starts with (`relay orgs create --credits` overrides it), "
-        "so its first calls answer; 0: none until `relay credits add`.",
-        int,
-    )
+    default_credits: int = _setting(1000, "Credits a new organization starts with, so its first calls "
+                                    "answer (`relay orgs create --credits N` overrides it).", int)
     api_metrics_port: int = _setting(
         0,
         "Port `relay serve` serves the API's Prometheus metrics on (all its processes summed; "
@@ -286,26 +283,14 @@ class Settings:
     )
 
     # --- logging -------------------------------------------------------------------
-    log_level: str | None = _setting(
-        None,
-        "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for the services (`relay serve`, "
-        "`worker`, `sandbox`); WARNING for one-shot commands and for the processes `relay demo` "
-        "starts (its banner stays on screen).",
-        optional_str,
-    )
-    log_json: bool | None = _setting(
-        None,
-        "Log format: true: JSON lines; false: human-readable lines; unset or auto: "
-        "human-readable when stderr is a terminal, JSON lines otherwise (pipes, files, containers).",
-        boolean_or_auto,
-    )
-    access_log: bool = _setting(
-        False,
-        "One INFO line per API request (`request_finished`: request id, route, method, status, "
-        "source, ms). Off: those lines are DEBUG (5xx answers are WARNING either way); the "
-        "ledger and /metrics count every request regardless. Cost: docs/operations.md.",
-        boolean,
-    )
+    log_level: str | None = _setting(None, "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for the "
+                                      "services (`relay serve`, `worker`, `sandbox`), WARNING for one-shot "
+                                      "commands and the processes of `relay demo`.", optional_str)
+    log_json: bool | None = _setting(None, "Log format: true: JSON lines; false: readable lines; unset or "
+                                     "auto: readable on a terminal, JSON lines otherwise.", boolean_or_auto)
+    access_log: bool = _setting(False, "One INFO line per API request (`request_finished`: request id, route, "
+                                "method, status, source, ms); off: DEBUG. Off by default for its cost "
+                                "(docs/operations.md).", boolean)
 
     # -----------------------------------------------------------------------------
     @classmethod
@@ -413,8 +398,3 @@ class Settings:
 def env_name(field_name: str) -> str:
     return PREFIX + field_name.upper()
 
-
-def problems_message(problems: list[str]) -> str:
-    """Every problem on a line of its own, under one heading."""
-    count = f"{len(problems)} problems" if len(problems) > 1 else "a problem"
-    return f"{count} with the settings (RELAY_* variables):\n" + "\n".join(f"  {p}" for p in problems)
