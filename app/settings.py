@@ -283,14 +283,12 @@ class Settings:
     )
 
     # --- logging -------------------------------------------------------------------
-    log_level: str | None = _setting(None, "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for the "
-                                      "services (`relay serve`, `worker`, `sandbox`), WARNING for one-shot "
-                                      "commands and the processes of `relay demo`.", optional_str)
+    log_level: str | None = _setting(None, "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for `relay serve`, "
+                                      "`worker`, `sandbox`; WARNING for other commands and `relay demo`.", optional_str)
     log_json: bool | None = _setting(None, "Log format: true: JSON lines; false: readable lines; unset or "
                                      "auto: readable on a terminal, JSON lines otherwise.", boolean_or_auto)
-    access_log: bool = _setting(False, "One INFO line per API request (`request_finished`: request id, route, "
-                                "method, status, source, ms); off: DEBUG. Off by default for its cost "
-                                "(docs/operations.md).", boolean)
+    access_log: bool = _setting(False, "One INFO line per API request (`request_finished`: id, route, method, "
+                                "status, source, ms); off: DEBUG, for its cost (docs/operations.md).", boolean)
 
     # -----------------------------------------------------------------------------
     @classmethod

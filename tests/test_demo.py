@@ -9,8 +9,10 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -67,9 +69,18 @@ def _refused(url: str) -> bool:
     return False
 
 
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """Not under pytest's tmp_path: as root, PostgreSQL runs as another user, and a concurrent
+    pytest session resets /tmp/pytest-of-root to 0700 (initdb then fails mid-way)."""
+    with tempfile.TemporaryDirectory(prefix="relay-demo-") as tmp:
+        yield Path(tmp)
+
+
 def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working_key(
-    tmp_path: Path,
+    data_dir: Path,
 ) -> None:
+    tmp_path = data_dir
     api_port, sandbox_port, other_port = free_port(), free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RELAY_")}
     env.update(

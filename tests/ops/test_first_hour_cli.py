@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
@@ -57,14 +58,17 @@ def test_every_bad_setting_stops_a_command_with_all_of_them_named_in_plain_words
     assert "invalid literal" not in result.stderr and "Traceback" not in result.stderr
 
 
-def test_admin_commands_on_the_embedded_database_write_nothing_on_stderr(tmp_path: Path) -> None:
-    env = {"RELAY_DATA_DIR": str(tmp_path / "relay")}
-    for command in (["migrate"], ["orgs", "create", "quiet"], ["orgs", "list"], ["sync", "status"]):
-        result = _relay(*command, env=env)
-        assert result.returncode == 0, result.stderr
-        assert result.stderr == "", f"{command}: {result.stderr}"
-        assert result.stdout
-    assert not embedded_running(tmp_path / "relay" / "pgdata")  # each command's exit stopped it
+def test_admin_commands_on_the_embedded_database_write_nothing_on_stderr() -> None:
+    # Not under pytest's tmp_path: as root, PostgreSQL runs as another user, and a concurrent
+    # pytest session resets /tmp/pytest-of-root to 0700 (initdb then fails mid-way).
+    with tempfile.TemporaryDirectory(prefix="relay-quiet-") as tmp:
+        env = {"RELAY_DATA_DIR": str(Path(tmp) / "relay")}
+        for command in (["migrate"], ["orgs", "create", "quiet"], ["orgs", "list"], ["sync", "status"]):
+            result = _relay(*command, env=env)
+            assert result.returncode == 0, result.stderr
+            assert result.stderr == "", f"{command}: {result.stderr}"
+            assert result.stdout
+        assert not embedded_running(Path(tmp) / "relay" / "pgdata")  # each command's exit stopped it
 
 
 def test_a_new_organization_made_with_defaults_answers_its_first_call(database_url, api_client) -> None:
