@@ -11,7 +11,8 @@ of equal length), ASCII digits only, no NUL in text (PostgreSQL refuses it).
   ``name`` when it cannot be read or lies outside the supported range);
 - ``DateWindow``: a (start, end) pair with the spec's defaults, made by the
   ``provide_date_window`` dependency, which declares both date parameters once;
-- ``upstream_timestamp(dt)``: the ``YYYY-MM-DD HH:MM:SS`` form sent upstream (four-digit year).
+- ``upstream_timestamp(dt)``: the ``YYYY-MM-DD HH:MM:SS`` form sent upstream (four-digit year);
+- ``whole_value(body)``: a ``pattern`` that must match the whole value (no trailing newline).
 """
 
 from __future__ import annotations
@@ -42,27 +43,38 @@ RANGE_RULE = "must lie between 1970-01-01 00:00:00 and 9999-12-30 23:59:59 UTC"
 #: The supported range as unix seconds (cursors such as the earnings ``marker``).
 UNIX_MAX = int(LATEST.timestamp())
 
+def whole_value(body: str) -> str:
+    """A ``pattern`` the whole value must match: ``^(?:body)$(?!\\n)``.
+
+    Litestar checks a ``pattern`` with ``re.search``, where ``$`` also matches before a
+    trailing newline (``label=archived%0A`` passed, then ``int()`` failed: a 500). ``(?!\\n)``
+    refuses that newline. Not ``\\Z``: the OpenAPI schema shows these patterns, and JSON
+    Schema patterns are ECMA-262 regexes, where ``\\Z`` is no anchor (``$`` is the end there).
+    """
+    return f"^(?:{body})$(?!\\n)"
+
+
 #: What a date parameter accepts, said the same way in every 400 and in the OpenAPI schema.
 TIMESTAMP_RULE = "must be YYYY-MM-DD HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z)"
 #: The same as a pattern (ASCII digits, a four-digit year; seconds, fractions and an offset
 #: optional; empty means absent). Litestar checks it with ``re.search``, ``parse_timestamp``
 #: with ``fullmatch``.
-TIMESTAMP_PATTERN = (
-    r"^([0-9]{4}-[0-9]{2}-[0-9]{2}"
-    r"([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?)?)?$"
+TIMESTAMP_PATTERN = whole_value(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"([ T][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)?)?)?"
 )
 _TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
 
 #: Free text: anything but NUL, which PostgreSQL cannot store or compare.
-TEXT_PATTERN = r"^[^\u0000]*$"
+TEXT_PATTERN = whole_value(r"[^\u0000]*")
 TEXT_RULE = "must not contain a NUL character"
 
 #: A posts cursor (tailMarker): unix seconds with up to six decimals, so finite and in range.
-TAIL_MARKER_PATTERN = r"^[0-9]{1,11}(\.[0-9]{1,6})?$"
+TAIL_MARKER_PATTERN = whole_value(r"[0-9]{1,11}(\.[0-9]{1,6})?")
 TAIL_MARKER_RULE = "must be unix seconds with up to six decimals (a tailMarker)"
 
 #: A posts label: a numeric label id (ASCII digits, within bigint) or an archive bucket.
-LABEL_PATTERN = r"^([0-9]{1,18}|archived|private_archived)?$"
+LABEL_PATTERN = whole_value(r"([0-9]{1,18}|archived|private_archived)?")
 LABEL_RULE = "must be a numeric label id (up to 18 digits), archived or private_archived"
 
 #: Litestar's message for a failed pattern -> our rule, so a 400 says the rule in words.

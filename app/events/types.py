@@ -23,7 +23,7 @@ EVENT_TYPES: dict[str, str] = {
     "sync.backfill_completed": "the account's first whole-history backfill finished",
 }
 
-_CURSOR = re.compile(r"^([0-9]{1,19})\.([0-9]{1,19})$")
+_CURSOR = re.compile(r"([0-9]{1,19})\.([0-9]{1,19})")
 _MAX = 2**63 - 1
 
 
@@ -37,7 +37,7 @@ class Cursor:
         """The cursor in ``raw``, or None when it is not one."""
         if raw is None:
             return cls()
-        match = _CURSOR.match(raw)
+        match = _CURSOR.fullmatch(raw)
         if match is None:
             return None
         tx, id_ = int(match[1]), int(match[2])

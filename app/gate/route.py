@@ -13,8 +13,9 @@ Everything the gate does for a route is named in its declaration, through this m
   before Litestar sees it. Litestar calls the handler function only after it has parsed
   and validated every parameter (400) and a declared body (413), so this is the one place
   after validation and before the handler body: it enforces the body limit for handlers
-  that never read the body, refuses with 402 when the request's credit did not come off
-  the balance, and puts ``_meta`` into the envelope the handler returns.
+  that never read the body, refuses an integer path parameter not written in ASCII digits
+  (400: Litestar's ``int()`` takes ``/v1/5%0A/...``), refuses with 402 when the request's
+  credit did not come off the balance, and puts ``_meta`` into the envelope the handler returns.
 
 Every other option is Litestar's own (``dependencies``, ``tags``, ``summary``, ...).
 """
@@ -38,6 +39,7 @@ from app.errors import ApiError
 from app.gate.dependencies import GATE_DEPENDENCIES
 from app.gate.state import PERMISSION_OPT, current_gate
 from app.metrics import GATE_REFUSALS
+from app.params import bad_parameter
 from app.permissions import PERMISSIONS
 
 GATED_PREFIX = "/v1/"
@@ -92,11 +94,12 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
 
     @functools.wraps(fn)
     async def gated(*args: Any, **kwargs: Any) -> Any:
+        state = current_gate()
+        check_path_integers(state.scope)
         for name, provide, takes in providers:
             kwargs[name] = provide(**{p: kwargs[p] for p in takes})
         for p in theirs:
             del kwargs[p]
-        state = current_gate()
         if state.has_body:
             # Request.body() raises 413 past the app's request_max_body_size (announced or
             # streamed) and caches the bytes in the scope for a handler that reads them.
@@ -117,6 +120,35 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
         _merge_signatures(gated, fn, providers)
     setattr(gated, _DECLARED, True)
     return gated
+
+
+#: Route path template -> (segment index, name) of each of its parameters (a handful of routes).
+_PATH_PARAMETERS: dict[str, tuple[tuple[int, str], ...]] = {}
+
+
+def _path_parameters(template: str) -> tuple[tuple[int, str], ...]:
+    places = _PATH_PARAMETERS.get(template)
+    if places is None:
+        parts = enumerate(template.split("/"))
+        places = _PATH_PARAMETERS[template] = tuple((i, part[1:-1]) for i, part in parts if part.startswith("{"))
+    return places
+
+
+def check_path_integers(scope: Any) -> None:
+    """400 for an integer path parameter written other than in ASCII digits.
+
+    Litestar reads ``{account_id:int}`` with ``int()``, which also takes a trailing newline
+    (``5%0A``), spaces, ``+5``, ``5_0`` and other scripts' digits (``%D9%A3``); query
+    integers refuse them, and so do path integers."""
+    places = _path_parameters(scope["path_template"])
+    if not places:
+        return
+    segments = scope["path"].split("/")
+    parsed = scope["path_params"]
+    for index, name in places:
+        raw = segments[index]
+        if type(parsed.get(name)) is int and not (raw.isascii() and raw.isdigit()):
+            raise bad_parameter(name, "must be an integer in ASCII digits", source="path")
 
 
 def _keyword_parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:

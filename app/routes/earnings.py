@@ -18,7 +18,7 @@ from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
-from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds
+from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds, whole_value
 from app.store import earnings
 from app.store import earnings_feed as feeds
 from app.store.source import StoreReader, windowed_reader
@@ -29,7 +29,7 @@ Marker = Annotated[int | None, unix_seconds("Cursor, unix seconds: the previous 
 MarkerId = Annotated[
     str | None,
     Parameter(
-        pattern=r"^[0-9]{1,30}$",
+        pattern=whole_value("[0-9]{1,30}"),
         description="Deprecated: a tie-breaker that next_page links handed out before pages "
         "stopped splitting seconds carried (only with marker); still honoured. "
         "marker alone is exact: no page ends inside a second.",

@@ -15,21 +15,21 @@ from app.gate import v1_get
 from app.events.types import Cursor, event_json, parse_types
 from app.gate.state import current_gate
 from app.live import next_page_url
-from app.params import bad_parameter, rule_pattern
+from app.params import bad_parameter, rule_pattern, whole_value
 from app.store import events
 
 After = Annotated[
     str | None,
     Parameter(
         max_length=40,
-        pattern=rule_pattern(r"^[0-9]{1,19}\.[0-9]{1,19}$", 'must be a cursor "<tx>.<id>" from a previous page'),
+        pattern=rule_pattern(whole_value(r"[0-9]{1,19}\.[0-9]{1,19}"), 'must be a cursor "<tx>.<id>" from a previous page'),
         description='Cursor: the "cursor" of the last event you have (data.cursor of the previous '
         'page); omitted: from the oldest event kept.',
     ),
 ]
 Types = Annotated[
     str | None,
-    Parameter(max_length=1000, pattern=rule_pattern(r"^[A-Za-z0-9_., -]*$", "must be comma-separated event type names"), description="Comma-separated event types; omitted: every type."),
+    Parameter(max_length=1000, pattern=rule_pattern(whole_value("[A-Za-z0-9_., -]*"), "must be comma-separated event type names"), description="Comma-separated event types; omitted: every type."),
 ]
 
 

@@ -16,13 +16,13 @@ from app.exports.columns import RESOURCES
 from app.exports.formats import FORMATS
 from app.exports.run import OutsideCoverage, checked_window, encoded
 from app.gate import ConnectedAccount, v1_get
-from app.params import bad_parameter, parse_timestamp, rule_pattern, timestamp
+from app.params import bad_parameter, parse_timestamp, rule_pattern, timestamp, whole_value
 
 DateParam = Annotated[str | None, timestamp("Default: the stored coverage's bound.")]
 Resource = Annotated[
     str,
     Parameter(
-        pattern=rule_pattern(f"^({'|'.join(RESOURCES)})$", f"must be one of {', '.join(RESOURCES)}"),
+        pattern=rule_pattern(whole_value("|".join(RESOURCES)), f"must be one of {', '.join(RESOURCES)}"),
         description="The stored resource.",
     ),
 ]
