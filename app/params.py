@@ -13,19 +13,26 @@ of equal length), ASCII digits only, no NUL in text (PostgreSQL refuses it).
   ``provide_date_window`` dependency, which declares both date parameters once;
 - ``upstream_timestamp(dt)``: the ``YYYY-MM-DD HH:MM:SS`` form sent upstream (four-digit year);
 - ``whole_value(body)``: a ``pattern`` that must match the whole value (no trailing newline).
+
+Every date window has a maximum length, per route: a setting named where the route declares
+its window (``provide_date_window(FEED_WINDOW_MAX_DAYS)``); longer is a 400 naming the parameter.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Annotated
 
+from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter, QueryParameter
+
+from app.settings import Settings, env_name
 
 # --- bounds ------------------------------------------------------------------------------
 
@@ -42,6 +49,7 @@ LATEST = datetime(9999, 12, 30, 23, 59, 59, tzinfo=UTC)
 RANGE_RULE = "must lie between 1970-01-01 00:00:00 and 9999-12-30 23:59:59 UTC"
 #: The supported range as unix seconds (cursors such as the earnings ``marker``).
 UNIX_MAX = int(LATEST.timestamp())
+
 
 def whole_value(body: str) -> str:
     """A ``pattern`` the whole value must match: ``^(?:body)$(?!\\n)``.
@@ -210,9 +218,12 @@ class DateWindow:
         end_exclusive: bool = False,
         unbounded: bool = False,
         defaults: bool = True,
+        max_days: int | None = None,
     ) -> DateWindow:
         """Both ends, defaulted as the spec says (two years ago; end of today, UTC), or,
-        with ``unbounded``, open where absent.
+        with ``unbounded``, open where absent; at most ``max_days`` apart (``check_length``).
+        The default window is not measured: no setting is below its length
+        (``app.settings.DEFAULT_WINDOW_DAYS``).
 
         ``end_exclusive``: for a window whose end is an exclusive cursor (direct messages),
         "the end of a day" (a bare date, or today by default) is the next day's first
@@ -232,7 +243,19 @@ class DateWindow:
             end += SECOND
         if end < start:
             raise bad_parameter(end_name, f"must not be before {start_name}")
-        return cls(start.replace(microsecond=0), end, not start_raw and unbounded, not end_raw and unbounded)
+        window = cls(start.replace(microsecond=0), end, not start_raw and unbounded, not end_raw and unbounded)
+        if max_days is not None:
+            window.check_length(max_days, bool(end_raw), start_name, end_name)
+        return window
+
+    def check_length(self, max_days: int, end_given: bool, start_name: str, end_name: str) -> None:
+        """400 when the window spans more than ``max_days`` days (``end - start``), naming the
+        end when the caller gave it, else the start. An open window (an absent end of an
+        unbounded window) is not measured: what it covers is bounded by the data."""
+        if self.open_start or self.open_end or self.end - self.start <= timedelta(days=max_days):
+            return
+        rule = f"the window from {start_name} to {end_name} may span at most {max_days} days on this route"
+        raise bad_parameter(end_name if end_given else start_name, rule)
 
     @property
     def previous(self) -> DateWindow:
@@ -257,6 +280,22 @@ def _default_window(now: datetime, end_exclusive: bool, unbounded: bool) -> Date
 
 _DATE_SCHEMA = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}
 
+# --- window lengths: the settings that bound them, in days (docs/api-decisions.md) ----------
+
+#: Paged feeds: a page costs the same whatever the window.
+FEED_WINDOW_MAX_DAYS = "feed_window_max_days"
+#: Aggregates bucketed by month past 90 days (a full-lifetime chart is a documented use).
+CHART_WINDOW_MAX_DAYS = "chart_window_max_days"
+#: Windows answered with one entry per day (the campaigns' daily series).
+DAILY_WINDOW_MAX_DAYS = "daily_window_max_days"
+
+
+def _length_doc(setting: str, start_name: str = "start_date", end_name: str = "end_date", when: str = "") -> str:
+    """The window's maximum length in words, for a date parameter's description."""
+    default = next(f.default for f in dataclasses.fields(Settings) if f.name == setting)
+    return (f" From {start_name} to {end_name}{when}: at most {default:,} days on this route"
+            f" (the default of the operator's {env_name(setting)}); longer is a 400.")
+
 
 def timestamp(description: str) -> Parameter:
     """A single date parameter (outside a ``DateWindow``), with the accepted forms as its
@@ -267,35 +306,48 @@ _END_DOC = f"Latest moment (UTC). {TIMESTAMP_RULE}; {RANGE_RULE}. Default: the e
 _OPEN_DOC = f"UTC. {TIMESTAMP_RULE}; {RANGE_RULE}. Absent: unbounded."
 
 
-def provide_date_window(*, end_exclusive: bool = False) -> Provide:
+def provide_date_window(length_setting: str, *, end_exclusive: bool = False) -> Provide:
     """A Litestar dependency that declares ``start_date``/``end_date`` and returns a DateWindow.
 
     Declared once here, so each route that takes the window documents and validates it the
-    same way: ``dependencies={"window": provide_date_window()}`` and a
-    ``window: NamedDependency[DateWindow]`` handler parameter. "Now" is ``utc_now()``,
-    looked up per request so tests can pin it.
-    ``end_exclusive``: see ``DateWindow.parse``.
+    same way: ``dependencies={"window": provide_date_window(FEED_WINDOW_MAX_DAYS)}`` and a
+    ``window: NamedDependency[DateWindow]`` handler parameter. ``length_setting``: the
+    setting that bounds the window's length on this route, in days. "Now" is ``utc_now()``, looked up per
+    request so tests can pin it. ``end_exclusive``: see ``DateWindow.parse``.
     """
 
-    def date_window(
-        start_date: Annotated[str | None, QueryParameter(description=_START_DOC, **_DATE_SCHEMA)] = None,
-        end_date: Annotated[str | None, QueryParameter(description=_END_DOC, **_DATE_SCHEMA)] = None,
-    ) -> DateWindow:
-        return DateWindow.parse(start_date, end_date, now=utc_now(), end_exclusive=end_exclusive)
+    def date_window(state: State, start_date: str | None = None, end_date: str | None = None) -> DateWindow:
+        return DateWindow.parse(start_date, end_date, now=utc_now(), end_exclusive=end_exclusive,
+                                max_days=getattr(state["settings"], length_setting))
 
+    # Set here, not written in the signature: annotations are strings (``__future__``) that
+    # could not name this call's ``length_setting``.
+    length = _length_doc(length_setting)
+    date_window.__annotations__ = {
+        "state": State,
+        "start_date": Annotated[str | None, QueryParameter(description=_START_DOC + length, **_DATE_SCHEMA)],
+        "end_date": Annotated[str | None, QueryParameter(description=_END_DOC + length, **_DATE_SCHEMA)],
+        "return": DateWindow,
+    }
     return Provide(date_window, sync_to_thread=False)
 
 
+_OPEN_LENGTH = _length_doc(DAILY_WINDOW_MAX_DAYS, "date_start", "date_end", " (when both are given)")
+
+
 def _open_date_window(
-    date_start: Annotated[str | None, QueryParameter(description=_OPEN_DOC, **_DATE_SCHEMA)] = None,
-    date_end: Annotated[str | None, QueryParameter(description=_OPEN_DOC, **_DATE_SCHEMA)] = None,
+    state: State,
+    date_start: Annotated[str | None, QueryParameter(description=_OPEN_DOC + _OPEN_LENGTH, **_DATE_SCHEMA)] = None,
+    date_end: Annotated[str | None, QueryParameter(description=_OPEN_DOC + _OPEN_LENGTH, **_DATE_SCHEMA)] = None,
 ) -> DateWindow:
     return DateWindow.parse(
-        date_start, date_end, now=utc_now(), start_name="date_start", end_name="date_end", unbounded=True
+        date_start, date_end, now=utc_now(), start_name="date_start", end_name="date_end", unbounded=True,
+        max_days=getattr(state["settings"], DAILY_WINDOW_MAX_DAYS),
     )
 
 
-#: ``date_start``/``date_end``, each unbounded when absent (tracking-link stats).
+#: ``date_start``/``date_end``, each unbounded when absent (tracking-link stats); when both
+#: are given, at most RELAY_DAILY_WINDOW_MAX_DAYS apart.
 provide_open_date_window = Provide(_open_date_window, sync_to_thread=False)
 
 

@@ -35,6 +35,9 @@ from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsErro
 )
 
 PREFIX = "RELAY_"
+#: Days of the longest default date window (two calendar years with a leap day, the rest of
+#: today, an exclusive end's second): the floor of the window settings.
+DEFAULT_WINDOW_DAYS = 732
 
 
 def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False) -> Any:
@@ -100,6 +103,25 @@ class Settings:
     )
     max_body_bytes: int = _setting(
         1024, "Largest request body accepted (bytes); larger bodies get 413.", int
+    )
+    feed_window_max_days: int = _setting(
+        36525,
+        "Longest date window (days, end minus start) of the paged feeds: earnings, "
+        "direct-messages, reach/promotions, chargebacks, payout requests; longer is a 400. "
+        "Default: 100 years (start_date=1970-01-01 works).",
+        int,
+    )
+    chart_window_max_days: int = _setting(
+        9132,
+        "Longest date window (days) of the monthly-bucketed aggregates: earnings chart and "
+        "overview, reach/profile-visitors. Default: 25 years (a full-lifetime chart).",
+        int,
+    )
+    daily_window_max_days: int = _setting(
+        3660,
+        "Longest date window (days) of the routes that answer one entry per day: campaigns "
+        "overview and chart, tracking-link stats (when both dates are given). Default: 10 years.",
+        int,
     )
 
     api_shutdown_timeout: float = _setting(
@@ -359,6 +381,9 @@ class Settings:
         for rate in ("sandbox_error_rate", "sandbox_rate_limit_rate", "sandbox_timeout_rate", "sandbox_truncate_rate"):
             if not 0.0 <= getattr(self, rate) <= 1.0:
                 yield f"{env_name(rate)} must be between 0 and 1"
+        for name in ("feed_window_max_days", "chart_window_max_days", "daily_window_max_days"):
+            if getattr(self, name) < DEFAULT_WINDOW_DAYS:
+                yield f"{env_name(name)} must be at least {DEFAULT_WINDOW_DAYS} (the default two-year window)"
         if self.db_pool_min > self.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
         for name in ("sync_intervals", "sync_lookbacks", "sync_lookback_intervals"):

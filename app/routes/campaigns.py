@@ -12,14 +12,14 @@ from litestar import Request
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import provide_date_window
+from app.params import DAILY_WINDOW_MAX_DAYS, provide_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
 
 @v1_get(
     "/v1/{account_id:int}/campaigns/overview",
     permission="api_campaigns_read_overview",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(DAILY_WINDOW_MAX_DAYS)),
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
@@ -36,7 +36,7 @@ async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope:
 @v1_get(
     "/v1/{account_id:int}/campaigns/chart",
     permission="api_campaigns_read_chart",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(DAILY_WINDOW_MAX_DAYS)),
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )

@@ -17,7 +17,7 @@ from litestar.di import NamedDependency
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, cursor_next, live_page, offset_next, relay
-from app.params import SECOND, DateWindow, Limit100, Offset, Search, provide_date_window
+from app.params import FEED_WINDOW_MAX_DAYS, SECOND, DateWindow, Limit100, Offset, Search, provide_date_window
 from app.ties import whole_live_page
 from app.upstream import paths
 
@@ -28,7 +28,7 @@ LIMIT_MAX = 100
 @v1_get(
     "/v1/{account_id:int}/direct-messages",
     permission="api_direct_messages_stats",
-    dependencies={"window": provide_date_window(end_exclusive=True)},
+    dependencies={"window": provide_date_window(FEED_WINDOW_MAX_DAYS, end_exclusive=True)},
     tags=["direct messages"],
     summary="Direct message statistics (live)",
 )

@@ -18,7 +18,15 @@ from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
-from app.params import DateWindow, bad_parameter, provide_date_window, unix_seconds, whole_value
+from app.params import (
+    CHART_WINDOW_MAX_DAYS,
+    FEED_WINDOW_MAX_DAYS,
+    DateWindow,
+    bad_parameter,
+    provide_date_window,
+    unix_seconds,
+    whole_value,
+)
 from app.store import earnings
 from app.store import earnings_feed as feeds
 from app.store.source import StoreReader, windowed_reader
@@ -40,7 +48,7 @@ MarkerId = Annotated[
 @v1_get(
     "/v1/{account_id:int}/earnings",
     permission="api_earnings_list",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(FEED_WINDOW_MAX_DAYS)),
     tags=["earnings"],
     summary="Earnings feed (store)",
 )
@@ -70,7 +78,7 @@ async def earnings_feed(
 @v1_get(
     "/v1/{account_id:int}/earnings/chart",
     permission="api_earnings_read_chart",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(CHART_WINDOW_MAX_DAYS)),
     tags=["earnings"],
     summary="Earnings chart (store)",
 )
@@ -89,7 +97,7 @@ async def earnings_chart(request: Request, reader: StoreReader, by: FromQuery[Ch
 @v1_get(
     "/v1/{account_id:int}/earnings/overview",
     permission="api_earnings_read_overview",
-    dependencies={"window": provide_date_window()},
+    dependencies={"window": provide_date_window(CHART_WINDOW_MAX_DAYS)},
     tags=["earnings"],
     summary="Earnings overview (live)",
 )

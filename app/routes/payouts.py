@@ -12,7 +12,7 @@ from litestar import Request
 
 from app.envelope import Envelope
 from app.gate import v1_get
-from app.params import Limit100, Offset, provide_date_window, unix_seconds
+from app.params import FEED_WINDOW_MAX_DAYS, Limit100, Offset, provide_date_window, unix_seconds
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
 from app.store.source import StoreReader, windowed_reader
@@ -25,7 +25,7 @@ Marker = Annotated[
 @v1_get(
     "/v1/{account_id:int}/payouts/chargebacks",
     permission="api_payouts_list_chargebacks",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(FEED_WINDOW_MAX_DAYS)),
     tags=["payouts"],
     summary="Chargebacks (store)",
 )
@@ -45,7 +45,7 @@ async def chargebacks(
 @v1_get(
     "/v1/{account_id:int}/payouts/requests",
     permission="api_payouts_list_requests",
-    provides=windowed_reader(provide_date_window()),
+    provides=windowed_reader(provide_date_window(FEED_WINDOW_MAX_DAYS)),
     tags=["payouts"],
     summary="Payout requests (store)",
 )

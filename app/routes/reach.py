@@ -15,7 +15,16 @@ from litestar.params import FromQuery, QueryParameter
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, live_page, offset_page, relay
-from app.params import BIGINT_MAX, BIGINT_SCHEMA, DateWindow, Limit100, Offset, provide_date_window
+from app.params import (
+    BIGINT_MAX,
+    BIGINT_SCHEMA,
+    CHART_WINDOW_MAX_DAYS,
+    FEED_WINDOW_MAX_DAYS,
+    DateWindow,
+    Limit100,
+    Offset,
+    provide_date_window,
+)
 from app.upstream import paths
 
 #: The spec caps (clamps) the top-countries count instead of refusing larger values.
@@ -41,7 +50,7 @@ def top_countries_limit(limit: int) -> int | None:
 @v1_get(
     "/v1/{account_id:int}/reach/profile-visitors",
     permission="api_reach_read_profile_visitors",
-    dependencies={"window": provide_date_window()},
+    dependencies={"window": provide_date_window(CHART_WINDOW_MAX_DAYS)},
     tags=["reach"],
     summary="Profile visitors (live)",
 )
@@ -66,7 +75,7 @@ async def profile_visitors(
 @v1_get(
     "/v1/{account_id:int}/reach/promotions",
     permission="api_reach_list_promotions",
-    dependencies={"window": provide_date_window()},
+    dependencies={"window": provide_date_window(FEED_WINDOW_MAX_DAYS)},
     tags=["reach"],
     summary="Promotions history (live)",
 )

@@ -6,7 +6,9 @@ caller cannot tell which source served it except by ``_meta._cache``.
 Chart. Sums come from ``earnings_daily`` (a rollup kept by triggers on ``earnings``, see
 migration 0004) for the whole UTC days of the window, and from ``earnings`` itself for the
 partial days at its edges, so any window costs a few hundred rollup rows and at most four
-partial days of raw rows -- a two-year chart never scans a million rows.
+partial days of raw rows -- a two-year chart never scans a million rows. The buckets are
+listed in Python, one label each: the window is at most RELAY_CHART_WINDOW_MAX_DAYS long
+(25 years by default: 302 monthly buckets), checked before any of this runs.
 """
 
 from __future__ import annotations

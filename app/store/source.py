@@ -334,11 +334,13 @@ def windowed_reader(window: Provide) -> dict[str, Callable[..., Reader]]:
     parameters with the handler's own (``app.gate.route.after_validation``).
     """
     parse = window.dependency
-    own, dates = _parameters(provide_reader), _parameters(parse)
+    own = _parameters(provide_reader)
+    # The window's ``state`` (its length setting) is the reader's own.
+    dates = [p for p in _parameters(parse) if p.name != "state"]
 
     def provide(state: State, account_id: int, fresh: bool = False, **window_args: Any) -> Reader:
         reader = provide_reader(state, account_id, fresh)
-        reader.window = parse(**window_args)
+        reader.window = parse(state, **window_args)
         return reader
 
     # What the wrapper reads: the signature and type hints of both functions as one (``fresh``
