@@ -12,7 +12,7 @@ DEV_LOCK   := requirements/dev.lock
 # What the container image installs: the dependencies only.
 IMAGE_LOCK := requirements/image.lock
 
-.PHONY: install run test bench clean browser lock
+.PHONY: install run test bench clean browser lock citus
 
 $(STAMP): pyproject.toml $(DEV_LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/relay demo
 
-test: $(STAMP) browser
+test: $(STAMP) browser citus
 	$(BIN)/pytest
 
 # The /status page test drives Debian's headless chromium; installed here when missing and
@@ -53,6 +53,16 @@ lock: $(UV)
 	$(UV) pip compile $(LOCK_FLAGS) --extra embedded --extra test -o $(DEV_LOCK) pyproject.toml
 	$(UV) pip compile $(LOCK_FLAGS) --no-emit-package polyfactory --no-emit-package faker \
 		-o $(IMAGE_LOCK) pyproject.toml
+
+# The Citus cluster tests (tests/fixtures/citus.py) need the extension for the server whose
+# pg_config is on PATH: built here when missing and run as root (CI), else those tests are
+# skipped with the reason. RELAY_CITUS_BUILD names the build script (default: the shared one
+# beside the repository).
+CITUS_BUILD ?= $(or $(RELAY_CITUS_BUILD),../shared/citus/build.sh)
+citus:
+	@if [ "$$(id -u)" = 0 ] && [ -f "$(CITUS_BUILD)" ]; then bash "$(CITUS_BUILD)"; \
+	elif [ ! -f "$$(pg_config --pkglibdir 2>/dev/null)/citus.so" ]; then \
+		echo "Citus not installed (building it needs root and $(CITUS_BUILD)): the Citus cluster tests will be skipped"; fi
 
 # Every benchmark case, one table, appended to docs/benchmarks.md (run on an otherwise idle
 # machine). BENCH_QUICK=1: small and short; BENCH_CASES=a,b: some cases. Installs wrk when root.

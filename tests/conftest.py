@@ -2,4 +2,5 @@ pytest_plugins = [
     "tests.fixtures.sandbox",
     "tests.fixtures.database",
     "tests.fixtures.api",
+    "tests.fixtures.citus",
 ]

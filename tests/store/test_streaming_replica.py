@@ -2,15 +2,13 @@
 
 A primary is initialised in a temporary directory, a hot standby is cloned from it with
 ``pg_basebackup -R`` and streams its WAL; the API writes (gate) on the primary and reads
-the store (coverage and rows) on the standby. Skipped where Debian's PostgreSQL server
-binaries are not installed (``/usr/lib/postgresql/<version>/bin``).
+the store (coverage and rows) on the standby. Skipped where no PostgreSQL server binaries
+are installed (tests/fixtures/pgnodes.py).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,58 +20,31 @@ import pytest
 from app.db.migrate import upgrade
 from app.settings import Settings
 from tests.fixtures.database import TEST_SECRET_KEYS
-from tests.fixtures.sandbox import free_port
+from tests.fixtures.pgnodes import SERVER_USER, PgNode, hand_to_server_user, servers_can_run
 from tests.store.conftest import StoreApi
 
 pytestmark = pytest.mark.slow
 
 
-def _debian_bin() -> Path | None:
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_basebackup"))
-    return versions[-1].parent if versions else None
-
-
-def _as_postgres(command: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: run it as the ``postgres`` user then."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *command]
-    return command
-
-
-def _run(command: list[str]) -> None:
-    subprocess.run(_as_postgres(command), check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def replicated() -> Iterator[tuple[str, str]]:
     """(primary URL, standby URL) of a primary and its streaming hot standby."""
-    binaries = _debian_bin()
-    if binaries is None or (os.geteuid() == 0 and shutil.which("runuser") is None):
-        pytest.skip("Debian's PostgreSQL server binaries are not installed")
+    if (reason := servers_can_run()) is not None:
+        pytest.skip(reason)
     # Not under pytest's base directory: the postgres user must be able to reach it.
     root = Path(tempfile.mkdtemp(prefix="relay-replica-"))
-    os.chmod(root, 0o777)
-    primary, standby = root / "primary", root / "standby"
-    ports = free_port(), free_port()
-    _run([str(binaries / "initdb"), "-D", str(primary), "-U", "postgres", "--auth=trust"])
-    started: list[Path] = []
+    hand_to_server_user(root)
+    primary, standby = PgNode(root, "primary"), PgNode(root, "standby")
     try:
-        _run([str(binaries / "pg_ctl"), "-D", str(primary), "-w", "-l", str(root / "primary.log"),
-              "-o", f"-p {ports[0]} -k {root} -c listen_addresses=127.0.0.1", "start"])
-        started.append(primary)
-        _run([str(binaries / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(ports[0]), "-U", "postgres",
-              "-D", str(standby), "-R", "-X", "stream"])
-        _run([str(binaries / "pg_ctl"), "-D", str(standby), "-w", "-l", str(root / "standby.log"),
-              "-o", f"-p {ports[1]} -k {root} -c listen_addresses=127.0.0.1", "start"])
-        started.append(standby)
-        primary_url = f"postgresql://postgres@127.0.0.1:{ports[0]}/postgres"
-        standby_url = f"postgresql://postgres@127.0.0.1:{ports[1]}/postgres"
-        upgrade(primary_url)
-        yield primary_url, standby_url
+        primary.start()
+        primary.run("pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U", SERVER_USER,
+                    "-D", str(standby.data), "-R", "-X", "stream")
+        standby.start()
+        upgrade(primary.url())
+        yield primary.url(), standby.url()
     finally:
-        for data in reversed(started):
-            subprocess.run(_as_postgres([str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"]),
-                           capture_output=True)
+        standby.stop()
+        primary.stop()
         shutil.rmtree(root, ignore_errors=True)
 
 
