@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import psycopg
 import pytest
 import yaml
 
@@ -278,3 +279,75 @@ except Exception as exc:
     assert result.returncode == 0, result.stderr[-3000:]
     assert "REFUSED: RELAY_DATABASE_URL is not set and the embedded PostgreSQL is not installed" in result.stdout
     assert "pip install 'creator-relay[embedded]'" in result.stdout
+
+
+# --- the optional Citus profile (docs/scaling.md) ---------------------------------------------
+
+CITUS_IMAGE = "citusdata/citus:"
+_CALL = re.compile(r"SELECT (citus_set_coordinator_host|citus_add_node)\('([\w-]+)', (\d+)\)")
+
+
+def _citus_nodes() -> dict:
+    return {n: s for n, s in _services().items() if s.get("image", "").startswith(CITUS_IMAGE)
+            and "entrypoint" not in s}
+
+
+def _registrations() -> list[tuple[str, str, int]]:
+    """(function, host, port) of each registration the one-shot service runs, in order."""
+    command = " ".join(_services()["citus-register"]["command"])
+    return [(f, host, int(port)) for f, host, port in _CALL.findall(command)]
+
+
+def test_a_plain_up_starts_no_citus_service() -> None:
+    services = _services()
+    profiled = {n for n, s in services.items() if "citus" in s.get("profiles", [])}
+    assert profiled == {n for n in services if n.startswith("citus-")}
+    for name, service in services.items():
+        if name not in profiled:
+            assert not set(service.get("depends_on") or {}) & profiled, name
+
+
+def test_the_citus_profile_is_a_coordinator_and_two_workers_of_the_official_image_with_relays_credentials() -> None:
+    nodes = _citus_nodes()
+    assert "citus-coordinator" in nodes and len(nodes) >= 3
+    url = Settings.from_env(_services()["migrate"]["environment"]).database_url
+    user, password, database = re.match(r"postgresql://(\w+):(\w+)@[\w-]+:\d+/(\w+)$", url).groups()
+    volumes = set()
+    for name, node in nodes.items():
+        assert node["image"].removeprefix(CITUS_IMAGE).startswith("13."), name  # the tested major version
+        env = node["environment"]
+        assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], env["POSTGRES_DB"]) == (user, password, database)
+        # How the nodes authenticate to each other.
+        assert (env["PGUSER"], env["PGPASSWORD"]) == (user, password), name
+        assert "pg_isready" in " ".join(node["healthcheck"]["test"]), name
+        volumes |= {v.split(":")[0] for v in node["volumes"]}
+    assert len(volumes) == len(nodes)  # a data volume of its own each
+    assert volumes <= set(yaml.safe_load(COMPOSE.read_text())["volumes"])
+
+
+def test_the_register_service_adds_every_worker_once_all_nodes_are_healthy() -> None:
+    register = _services()["citus-register"]
+    nodes = _citus_nodes()
+    assert register["restart"] == "no"
+    assert {n: d["condition"] for n, d in register["depends_on"].items()} == dict.fromkeys(nodes, "service_healthy")
+    assert register["entrypoint"][:3] == ["psql", "-v", "ON_ERROR_STOP=1"]
+    assert register["entrypoint"][register["entrypoint"].index("-h") + 1] == "citus-coordinator"
+    assert _registrations()[0] == ("citus_set_coordinator_host", "citus-coordinator", 5432)
+    workers = {host for f, host, port in _registrations() if f == "citus_add_node" and port == 5432}
+    assert workers == set(nodes) - {"citus-coordinator"}
+
+
+@pytest.mark.slow
+def test_the_register_statements_run_on_citus_and_may_run_again(citus_cluster, citus_empty_database) -> None:
+    """The service's statements, with the compose names mapped to the test cluster's nodes,
+    on a database that lacks a worker: it joins, and a second run (a restarted stack)
+    changes nothing."""
+    ports = {"citus-coordinator": citus_cluster.coordinator.port}
+    ports |= {f"citus-worker-{n}": worker.port for n, worker in enumerate(citus_cluster.workers, 1)}
+    with citus_empty_database() as url, psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT citus_remove_node('127.0.0.1', %s)", (citus_cluster.workers[0].port,))
+        for _ in range(2):
+            for function, host, _port in _registrations():
+                conn.execute(f"SELECT {function}('127.0.0.1', %s)", (ports[host],))
+            nodes = conn.execute("SELECT nodeport FROM pg_dist_node ORDER BY nodeport").fetchall()
+            assert [port for (port,) in nodes] == sorted(ports.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from tests.fixtures import citus
 from tests.fixtures.citus import running_cluster, shard_placements
 
 pytestmark = pytest.mark.slow
@@ -50,3 +51,26 @@ def test_an_added_worker_joins_the_cluster_and_takes_shards_when_rebalanced(citu
         conn.execute("SELECT citus_rebalance_wait()")
         assert set(shard_placements(conn, "items")) == {worker.port for worker in cluster.workers}
         assert third.port in shard_placements(conn, "items")
+
+
+@pytest.fixture
+def citus_missing(monkeypatch, tmp_path) -> None:
+    """Citus not installed here, and a build script that fails with a message."""
+    script = tmp_path / "build.sh"
+    script.write_text("echo 'no compiler here'; exit 3\n")
+    monkeypatch.setattr(citus, "servers_can_run", lambda: None)
+    monkeypatch.setattr(citus, "_pg_config", lambda option: tmp_path)
+    monkeypatch.setattr(citus, "citus_installed", lambda: False)
+    monkeypatch.setenv("RELAY_CITUS_BUILD", str(script))
+
+
+def test_without_citus_a_user_other_than_root_gets_the_reason_to_skip(citus_missing, monkeypatch):
+    monkeypatch.setattr(citus.os, "geteuid", lambda: 1000)
+    reason = citus.ensure_citus()
+    assert "Citus is not installed" in reason and "needs root" in reason and "build.sh" in reason
+
+
+def test_without_citus_a_failed_build_as_root_is_an_error_not_a_skip(citus_missing, monkeypatch):
+    monkeypatch.setattr(citus.os, "geteuid", lambda: 0)
+    with pytest.raises(RuntimeError, match="no compiler here"):
+        citus.ensure_citus()
