@@ -41,16 +41,20 @@ def test_a_scratch_database_exists_on_every_node_until_it_is_dropped(citus_clust
     assert not any(name in databases(node) for node in citus_cluster.nodes)
 
 
-def test_an_added_worker_joins_the_cluster_and_takes_shards_when_rebalanced(citus_ready):
+def test_a_table_distributed_online_takes_an_added_worker_when_rebalanced_online(citus_ready):
+    """Both logical-replication paths work here (what converting a live database and growing
+    a cluster use): distributing a table with rows concurrently, and moving shards."""
     with running_cluster(workers=2) as cluster, cluster.scratch_database() as url, \
             psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE TABLE items (account_id bigint PRIMARY KEY)")
-        conn.execute("SELECT create_distributed_table('items', 'account_id')")
+        conn.execute("INSERT INTO items SELECT generate_series(1, 1000)")
+        conn.execute("SELECT create_distributed_table_concurrently('items', 'account_id')")
         third = cluster.add_worker()
-        conn.execute("SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')")
+        conn.execute("SELECT citus_rebalance_start(shard_transfer_mode => 'force_logical')")
         conn.execute("SELECT citus_rebalance_wait()")
         assert set(shard_placements(conn, "items")) == {worker.port for worker in cluster.workers}
         assert third.port in shard_placements(conn, "items")
+        assert conn.execute("SELECT count(*) FROM items").fetchone() == (1000,)
 
 
 @pytest.fixture
