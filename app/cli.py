@@ -122,6 +122,8 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
     configure_logging(settings, "api")
     port = port or settings.api_port
     _serve_api_metrics(settings, host or settings.api_host, port)
+    from app.edge import uvicorn_options  # after the metrics directory is set: it counts refusals
+
     uvicorn.run(
         "app.asgi:create_app",
         factory=True,
@@ -131,7 +133,8 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
         # Named, not "auto": with --workers N on asyncio's own loop every response waited
         # ~40 ms for a delayed ACK (Nagle left on; docs/benchmarks.md, "Server stack").
         loop="uvloop",
-        http="httptools",
+        # httptools, with the limits of app/edge.py; and the keep-alive timeout.
+        **uvicorn_options(settings),
         log_config=None,
         access_log=False,
         # SIGTERM: the listening socket closes at once, requests in flight get this long.

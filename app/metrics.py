@@ -37,6 +37,13 @@ GATE_REFUSALS = Counter(
     "Requests the gate refused, by status (401, 402, 403, 404, 429).",
     ["status"],
 )
+EDGE_REFUSALS = Counter(
+    "relay_http_edge_refusals",
+    "Requests and connections the API's edge refused or cut before the app, by reason "
+    "(app/edge.py): request_line_too_long, header_too_large, headers_too_large, "
+    "request_timeout, body_timeout, body_too_large, idle_timeout, connection_limit.",
+    ["reason"],
+)
 UPSTREAM_CALLS = Counter(
     "relay_upstream_calls",
     "Upstream calls (with their retries), by outcome: ok, failed, circuit_open.",

@@ -124,6 +124,23 @@ class Settings:
         int,
     )
 
+    # Limits at the edge (app/edge.py; how to size them: docs/operations.md).
+    api_max_request_line_bytes: int = _setting(8192, "Longest request line (method, path with "
+        "query string, version), bytes; longer: 414 and the connection closed.", int)
+    api_max_header_bytes: int = _setting(8192, "Longest header line (name and value), bytes; "
+        "longer: 431 and the connection closed.", int)
+    api_max_head_bytes: int = _setting(32768, "Largest request head (request line and all header "
+        "lines together), bytes; larger: 431 and the connection closed.", int)
+    api_head_timeout: float = _setting(10.0, "Longest wait for a request's line and headers "
+        "(seconds) from the connection's opening, or from the request's first byte on a "
+        "kept-alive connection; then 408 and the connection closed.", float)
+    api_body_timeout: float = _setting(10.0, "Longest wait for a request's body once its "
+        "headers are in (seconds); then the connection is closed.", float)
+    api_keep_alive_timeout: float = _setting(5.0, "How long an idle kept-alive connection "
+        "stays open between requests (seconds).", float)
+    api_max_connections: int = _setting(1000, "Connections one API process serves at once; "
+        "requests on further ones: 503 connection_limit with Retry-After, connection closed.", int)
+
     api_shutdown_timeout: float = _setting(
         10.0,
         "On SIGTERM, relay serve stops accepting connections and lets requests in flight "
@@ -368,6 +385,8 @@ class Settings:
             "default_limit_minute",
             "default_limit_day",
             "max_body_bytes",
+            "api_max_request_line_bytes", "api_max_header_bytes", "api_max_head_bytes",
+            "api_head_timeout", "api_body_timeout", "api_keep_alive_timeout", "api_max_connections",
             "upstream_connect_timeout",
             "upstream_read_timeout",
             "upstream_max_attempts",
@@ -384,6 +403,9 @@ class Settings:
         for name in ("feed_window_max_days", "chart_window_max_days", "daily_window_max_days"):
             if getattr(self, name) < DEFAULT_WINDOW_DAYS:
                 yield f"{env_name(name)} must be at least {DEFAULT_WINDOW_DAYS} (the default two-year window)"
+        for part in ("api_max_request_line_bytes", "api_max_header_bytes"):
+            if getattr(self, part) > self.api_max_head_bytes:
+                yield f"{env_name(part)} must not exceed {env_name('api_max_head_bytes')}"
         if self.db_pool_min > self.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
         for name in ("sync_intervals", "sync_lookbacks", "sync_lookback_intervals"):
