@@ -14,8 +14,9 @@ that never completes. ``EdgeProtocol`` is uvicorn's httptools protocol with thos
   a kept-alive connection): 408 and closed (closed without a word when nothing came at all);
 - a body not complete within ``api_body_timeout`` of its head, or far larger on the wire
   than any body the app accepts: closed (the app sees the client gone);
-- connections past ``api_max_connections`` in one process: each request on them answers 503
-  with ``Retry-After`` and closes the connection; the connections already served go on.
+- connections past ``api_max_connections`` in one process (requests still running for
+  clients that left count too): each request on them answers 503 with ``Retry-After`` and
+  closes the connection; the connections already served go on.
 
 The request path pays a few attribute stores per request: the checks run only when a read
 leaves a head or a body incomplete, or when a head in one read is larger than the smallest
@@ -191,7 +192,9 @@ class EdgeProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self._limits.max_connections:
+        # Requests whose client has gone may still run: they count like the connections they had.
+        cap = self._limits.max_connections
+        if len(self.connections) > cap or len(self.tasks) >= cap:
             self._over_cap = True
             self._check_above = -1  # so every head on it reaches the check that answers 503
         self._arm(self._limits.head_timeout)

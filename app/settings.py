@@ -138,8 +138,9 @@ class Settings:
         "headers are in (seconds); then the connection is closed.", float)
     api_keep_alive_timeout: float = _setting(5.0, "How long an idle kept-alive connection "
         "stays open between requests (seconds).", float)
-    api_max_connections: int = _setting(1000, "Connections one API process serves at once; "
-        "requests on further ones: 503 connection_limit with Retry-After, connection closed.", int)
+    api_max_connections: int = _setting(1000, "Connections one API process serves at once "
+        "(requests still running for clients gone count too); requests on further ones: 503 "
+        "connection_limit with Retry-After, connection closed.", int)
 
     api_shutdown_timeout: float = _setting(
         10.0,

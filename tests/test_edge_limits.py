@@ -277,6 +277,23 @@ def test_connections_past_the_cap_are_answered_503_with_retry_after(api_process)
     assert status == 200
 
 
+
+def test_requests_still_running_for_clients_gone_count_against_the_cap(api_process, sandbox_reset, org_b):
+    sandbox = sandbox_reset
+    api = api_process(RELAY_UPSTREAM_URL=sandbox.url, RELAY_API_MAX_CONNECTIONS="2")
+    sandbox.add_fault("latency", count=2, ms=4000, account_id=ACCOUNT_B)
+    for _ in range(2):  # two live requests whose clients leave at once; the upstream answers in 4 s
+        with _connect(api.url) as gone:
+            gone.sendall(f"GET /v1/{ACCOUNT_B}/chats HTTP/1.1\r\nHost: x\r\n"
+                         f"Authorization: Bearer {org_b.key}\r\n\r\n".encode())
+            time.sleep(0.3)  # the request is waiting on the upstream
+    over = httpx.get(f"{api.url}/health")
+    assert (over.status_code, over.json()["code"]) == (503, "connection_limit")
+    deadline = time.monotonic() + 15  # once they end, a new connection is served again
+    while (status := httpx.get(f"{api.url}/health").status_code) == 503 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert status == 200
+
 # --- documentation ---------------------------------------------------------------------------
 
 
