@@ -23,6 +23,7 @@ from app.logging import configure_logging
 from app.request_context import add_request_id_header, request_middleware
 from app.routes import route_handlers
 from app.settings import Settings
+from app.status_cache import RecentReads
 from app.store.batched import BatchedReads
 from app.upstream.client import UpstreamClient
 
@@ -33,7 +34,7 @@ whose role grants the route's permission (named in each operation's description)
 answer the envelope (`data`, `_pagination`, `_meta`); errors answer `{"error", "code"}`.
 Checks run in this order: authentication (401), rate limit (429), permission (403),
 account (404), validation (400, 413), credits (402), then the handler (424 when the upstream
-fails). 401 and 429 cost 0 credits; everything else costs 1."""
+fails). 401, 429, 5xx and requests the client gives up cost 0 credits; everything else costs 1."""
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -84,7 +85,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         listener = ChangeListener(pool.conninfo, gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
         gatekeeper.trust(listener)
         listener.start()
-        gate.ledger = LedgerWriter(pool, gatekeeper.unused, gatekeeper.give_back)
+        gate.ledger = LedgerWriter(pool, gatekeeper.unused)
         gate.ledger.start()
         try:
             async with UpstreamClient(settings, deadline=settings.upstream_live_deadline) as upstream:
@@ -118,6 +119,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         debug=False,
     )
     app.state.settings = settings
+    app.state.status_reads = RecentReads(settings.status_cache_seconds)  # GET /status
     app.state.gate = gate  # the gatekeeper and the ledger writer, once the lifespan has begun
     # Built now: without keys the app does not start; with them, every request that calls
     # the upstream decrypts its account's credential with this one keyring (and its cache).

@@ -43,6 +43,10 @@ from app.upstream.errors import (
 
 logger = logging.getLogger(__name__)
 
+#: The status recorded for a request whose client went away before its answer (nginx's
+#: convention): nobody receives it; it is logged and metered as ``client_closed``.
+CLIENT_CLOSED = 499
+
 
 class ApiError(Exception):
     """A refusal with its HTTP status, a message fit for the caller and a stable code."""
@@ -87,6 +91,24 @@ def upstream_error_status(exc: UpstreamError) -> tuple[int, str]:
     if isinstance(exc, UpstreamUnavailable):
         return 424, f"upstream unavailable: {exc.reason}"
     return 424, f"upstream failed: {exc.reason}"
+
+
+def client_closed() -> ApiError:
+    """The request's client went away (mid-body): answered to nobody, charged nothing."""
+    return ApiError(CLIENT_CLOSED, "the client closed the connection before the request was answered", "client_closed")
+
+
+def answered_status(exc: Exception) -> int:
+    """The status the exception handlers below answer ``exc`` with."""
+    if isinstance(exc, ApiError):
+        return exc.status
+    if isinstance(exc, UpstreamError):
+        return upstream_error_status(exc)[0]
+    if isinstance(exc, psycopg.OperationalError):
+        return 503
+    if isinstance(exc, HTTPException) and exc.status_code < 500:
+        return exc.status_code
+    return 500
 
 
 # --- validation messages ----------------------------------------------------------------------

@@ -6,7 +6,11 @@ The id is the caller's ``X-Request-ID`` when it is sane (1 to 64 characters from
 context variables) and handed to the gate, which stores it on the request's ledger row.
 
 Each request writes one ``request_finished`` line at DEBUG, or at INFO with
-``RELAY_ACCESS_LOG`` (the access log), and at WARNING for a 5xx either way.
+``RELAY_ACCESS_LOG`` (the access log), and at WARNING for a 5xx either way; a request whose
+client went away before its answer is ``client_closed`` (INFO, status 499 in the metrics
+and on its ledger row: charged nothing), not a 500: a client that leaves mid-body, one
+whose streamed answer was cut off, and one that was gone when a slow answer was ready
+(``app.disconnects``).
 Counting costs no await and no database work: a counter and a histogram sample on the way
 out, labelled with the route template, the method, the status and the source -- ``store``
 when the answer came from the database, ``upstream`` when the request called the upstream,
@@ -26,8 +30,10 @@ import time
 import structlog
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.disconnects import CHECK_AFTER, client_gone
+from app.errors import CLIENT_CLOSED, answered_status
 from app.gate.middleware import pass_gate
-from app.gate.state import PERMISSION_OPT, GateRuntime, open_gate
+from app.gate.state import METERED_STATE, PERMISSION_OPT, GateRuntime, open_gate
 from app.metrics import count_request
 from app.request_id import HEADER, choose_request_id, request_id
 from app.upstream.stats import track_upstream_calls
@@ -71,51 +77,51 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
         structlog.contextvars.bind_contextvars(request_id=rid)
         started = time.perf_counter()
         status = 500
+        answered = False  # the response's last message went to a client still there
         gate_headers: list[tuple[bytes, bytes]] = []
 
         async def send_status(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
                 status = message["status"]
                 if gate_headers:
                     message["headers"] = [*message.get("headers", ()), *gate_headers]
+            elif not message.get("more_body", False):
+                answered = time.perf_counter() - started < CHECK_AFTER or not client_gone(receive)
             await send(message)
 
         permission = scope["route_handler"].opt.get(PERMISSION_OPT)
+        meter = None
         try:
             with track_upstream_calls() as upstream:
                 if permission is None:
                     await app(scope, receive, send_status)
                 else:
-                    passed = await pass_gate(scope, receive, permission, gate)
-                    gate_headers = passed.headers
-                    try:
-                        with open_gate(passed):
-                            await app(scope, receive, send_status)
-                    except Exception as exc:  # answered by the app's exception handlers, outside
-                        status = _status_of(exc, status)
-                        raise
-                    finally:
-                        passed.finish(status)
-        except Exception as exc:
-            status = _status_of(exc, status)
+                    meter = await pass_gate(scope, receive, permission, gate)
+                    gate_headers = meter.headers
+                    with open_gate(meter):
+                        await app(scope, receive, send_status)
+            if not answered and status < 500:  # a cut stream, or nobody left to answer
+                status = CLIENT_CLOSED
+        except Exception as exc:  # the gate's refusals; an error after the response started
+            status = answered_status(exc)
             raise
         finally:
+            # The request's ledger row (the gate's, or a metered route's outside it: /status).
+            meter = meter or scope["state"].get(METERED_STATE)
+            if meter is not None:
+                meter.finish(status)
             source = "upstream" if upstream.calls else "store" if permission is not None and status < 400 else "none"
             route, method = scope["path_template"], scope["method"]
             elapsed = time.perf_counter() - started
             count_request(route, method, status, source, elapsed)
-            level = logging.WARNING if status >= 500 else finished_level
+            level = logging.WARNING if status >= 500 else logging.INFO if status == CLIENT_CLOSED else finished_level
             if logger.isEnabledFor(level):  # the ledger and /metrics count every request anyway
-                logger.log(level, "request_finished", extra={
+                event = "client_closed" if status == CLIENT_CLOSED else "request_finished"
+                logger.log(level, event, extra={
                     "route": route, "method": method, "status": status, "source": source,
                     "ms": round(elapsed * 1000, 2),
                 })
 
     return middleware
 
-
-def _status_of(exc: Exception, status: int) -> int:
-    """The status the app's exception handlers give ``exc`` (an ApiError's, an HTTP
-    exception's), else what was known."""
-    return getattr(exc, "status", None) or getattr(exc, "status_code", None) or status

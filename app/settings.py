@@ -123,6 +123,10 @@ class Settings:
         "overview and chart, tracking-link stats (when both dates are given). Default: 10 years.",
         int,
     )
+    status_cache_seconds: float = _setting(
+        10.0, "GET /status reuses an organization's sync rows and chart this long per API process "
+        "(seconds): one read per organization in that time. 0: read on every view.", float,
+    )
 
     # Limits at the edge (app/edge.py; how to size them: docs/operations.md).
     api_max_request_line_bytes: int = _setting(8192, "Longest request line (method, path with "
@@ -426,7 +430,7 @@ class Settings:
                      "webhook_poll_seconds", "webhook_max_answer_bytes", "export_batch_rows"):
             if getattr(self, name) <= 0:
                 yield f"{env_name(name)} must be greater than 0"
-        for name in ("backfill_requests_per_second", "sync_upstream_rps", "default_credits"):
+        for name in ("backfill_requests_per_second", "sync_upstream_rps", "default_credits", "status_cache_seconds"):
             if getattr(self, name) < 0:
                 yield f"{env_name(name)} must not be negative"
         keys = secret_key_list(self.secret_keys)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 #: Longest an allowance is used before what is left of it goes back.
 LEASE_SECONDS = 1.0
@@ -33,14 +33,25 @@ MINUTE = timedelta(minutes=1)
 
 @dataclass(frozen=True, slots=True)
 class Unused:
-    """What is left of an ended allowance, to give back to its organization's row: one
-    admission from each window it was counted in (if that window is still the current one)
-    and one credit each."""
+    """What goes back to an organization's row: ``admissions`` from each window they were
+    counted in (if that window is still the current one; ``day_start`` None: they were not
+    counted in the day) and ``credits`` to the balance. What is left of an ended allowance
+    (one credit per admission), or a counted request that is charged nothing after all
+    (``app.gate.state``: a 5xx, a request its client cut)."""
 
     organization_id: int
     minute_start: datetime
-    day_start: datetime
+    day_start: datetime | None
     admissions: int
+    credits: int
+
+
+def request_back(organization_id: int, at: float, *, credits: int, day: bool = True) -> Unused:
+    """One counted request's admission back to the windows it was counted in at ``at`` (unix
+    seconds, the database's clock: its ledger row's time; ``day`` False: it was counted in the
+    minute only), and ``credits`` back to the balance."""
+    minute = datetime.fromtimestamp(at // 60 * 60, UTC)
+    return Unused(organization_id, minute, datetime.fromtimestamp(at // 86400 * 86400, UTC) if day else None, 1, credits)
 
 
 class Allowance:
@@ -103,7 +114,7 @@ class Allowance:
         if left <= 0:
             return None
         self.taken = self.extra
-        return Unused(self.organization_id, self.minute_start, self.day_start, left)
+        return Unused(self.organization_id, self.minute_start, self.day_start, left, left)
 
 
 class Demand:

@@ -238,10 +238,6 @@ class Gatekeeper:
         given, self._given_up = self._given_up, []
         return given
 
-    def give_back(self, unused: list[Unused]) -> None:
-        """Unused admissions a failed write could not return: kept for the next write."""
-        self._given_up[:0] = unused
-
     async def close(self) -> None:
         """Wait for the refills in flight (their allowances then go back with the rest)."""
         if self._refills:

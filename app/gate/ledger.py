@@ -5,9 +5,10 @@ statement, or from an allowance); its ledger row -- organization, key, account, 
 final status, whether the credit came off the balance, when it counted, its request id --
 is known once the response has gone. ``LedgerWriter.record`` queues it; a background task
 writes the queue every ``interval`` seconds (at once when ``batch`` rows wait) with COPY,
-in one transaction with what ended allowances give back to their organizations
-(``app.gate.allowance.Unused``), so the counters and the balance agree with the ledger
-rows once a write has landed. Nothing of this is on a request's path.
+in one transaction with what goes back to the organizations (``app.gate.allowance.Unused``:
+what ended allowances leave, and the admission and credit of each counted request that is
+charged nothing after all, ``give_back``), so the counters and the balance agree with the
+ledger rows once a write has landed. Nothing of this is on a request's path.
 
 The writes go over the writer's own connection, autocommitted with ``synchronous_commit``
 off for its session (bookkeeping: a commit does not wait for the WAL flush): a write of
@@ -76,7 +77,7 @@ def _timestamp(at: float) -> str:
 
 def copy_line(
     org: int, key_id: int, account_id: int | None, method: str, route: str, status: int, debited: bool,
-    at: float, request_id: str | None,
+    at: float, request_id: str | None, credits: int = 1,
 ) -> str:
     """One counted request as a line of COPY's text format: ``at`` in unix seconds; a
     request id is one ``app.request_id`` chose, so it has nothing to escape. Formatted when
@@ -84,19 +85,19 @@ def copy_line(
     adapting each value."""
     return (
         f"{_who_and_where(org, key_id, account_id, method, route)}{status}\t{'t' if debited else 'f'}\t"
-        f"{_timestamp(at)}\t{_NULL if request_id is None else request_id}\t1\n"
+        f"{_timestamp(at)}\t{_NULL if request_id is None else request_id}\t{credits}\n"
     )
 
 
-#: An ended allowance's rest goes back to the windows it was counted in, if they are still
-#: the current ones (a past window's count is history, in the ledger), and to the balance.
+#: Admissions go back to the windows they were counted in, if those are still the current
+#: ones (a past window's count is history, in the ledger), and credits to the balance.
 GIVE_BACK_SQL = """
 UPDATE organizations SET
-    minute_used = CASE WHEN minute_window = %(minute_start)s
+    minute_used = CASE WHEN minute_window = %(minute_start)s::timestamptz
                        THEN greatest(minute_used - %(admissions)s, 0) ELSE minute_used END,
-    day_used = CASE WHEN day_window = %(day_start)s
+    day_used = CASE WHEN day_window = %(day_start)s::timestamptz
                     THEN greatest(day_used - %(admissions)s, 0) ELSE day_used END,
-    credit_balance = credit_balance + %(admissions)s
+    credit_balance = credit_balance + %(credits)s
 WHERE id = %(organization_id)s
 """
 
@@ -106,23 +107,23 @@ MAX_PAUSE = 5.0
 
 
 class LedgerWriter:
-    """``record`` queues a row; ``flush`` writes the queue and the allowances' rest."""
+    """``record`` queues a row, ``give_back`` what goes back with it; ``flush`` writes the
+    queue, what was given back and the allowances' rest."""
 
     def __init__(
         self,
         pool: AsyncConnectionPool,
         unused: Callable[..., list[Unused]] = lambda **_: [],
-        give_back: Callable[[list[Unused]], None] = lambda _: None,
         *,
         interval: float = 0.1,
         batch: int = 1000,
     ) -> None:
         self._conn = OwnConnection(pool, name=_name(pool), setup=("SET synchronous_commit = off",))
         self._unused = unused
-        self._give_back = give_back
         self._interval = interval
         self._batch = batch
         self._rows: list[str] = []  # COPY lines
+        self._back: list[Unused] = []  # written in the same transaction as the rows
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -139,24 +140,31 @@ class LedgerWriter:
         if len(self._rows) == self._batch:
             self._wake.set()
 
+    def give_back(self, back: Unused) -> None:
+        """Queue what goes back to an organization: written with the rows queued so far (a
+        request's own row is queued before what it gives back), in one transaction."""
+        self._back.append(back)
+
     @property
     def pending(self) -> int:
         return len(self._rows)
 
     async def flush(self, *, everything: bool = False) -> None:
-        """Write what is queued and what ended allowances leave (``everything``: every
-        allowance's rest, so the counters match the ledger; at shutdown and in tests)."""
+        """Write what is queued, what was given back and what ended allowances leave
+        (``everything``: every allowance's rest, so the counters match the ledger; at
+        shutdown and in tests)."""
         async with self._lock:  # one write at a time: rows land in the order they were queued
             rows, self._rows = self._rows, []
-            unused = sorted(self._unused(everything=everything), key=lambda u: u.organization_id)
-            if not rows and not unused:
+            back, self._back = self._back, []
+            back = merged([*back, *self._unused(everything=everything)])
+            if not rows and not back:
                 return
             try:
-                await self._write(rows, unused)
+                await self._write(rows, back)
                 self.failures = 0
             except BaseException as exc:  # cancelled too: nothing is lost that did not commit
                 self._keep(rows)
-                self._give_back(unused)
+                self._back[:0] = back
                 if not isinstance(exc, Exception):
                     raise
                 self.failures += 1
@@ -176,7 +184,8 @@ class LedgerWriter:
                 async with conn.cursor() as cur:
                     await cur.executemany(GIVE_BACK_SQL, [
                         {"organization_id": u.organization_id, "minute_start": u.minute_start,
-                         "day_start": u.day_start, "admissions": u.admissions} for u in unused
+                         "day_start": u.day_start, "admissions": u.admissions, "credits": u.credits}
+                        for u in unused
                     ])
         except BaseException:
             await self._conn.drop_if_broken()
@@ -216,6 +225,20 @@ class LedgerWriter:
             self._task = None
         await self.flush(everything=True)
         await self._conn.close()
+
+
+def merged(back: list[Unused]) -> list[Unused]:
+    """One give-back per organization and pair of windows, in organization order (the order
+    the rows are locked in): a burst of failed requests costs one row update, not one each."""
+    sums: dict[tuple, list[int]] = {}
+    for b in back:
+        total = sums.setdefault((b.organization_id, b.minute_start, b.day_start), [0, 0])
+        total[0] += b.admissions
+        total[1] += b.credits
+    return [
+        Unused(org, minute, day, admissions, credits)
+        for (org, minute, day), (admissions, credits) in sorted(sums.items(), key=lambda item: item[0][0])
+    ]
 
 
 async def _copy(conn: AsyncConnection, rows: list[str]) -> None:

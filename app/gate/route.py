@@ -29,13 +29,13 @@ from typing import Any, get_type_hints
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post
-from litestar.exceptions import ImproperlyConfiguredException
+from litestar.exceptions import ImproperlyConfiguredException, InternalServerException
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.routes import HTTPRoute
 
 from app.envelope import as_envelope
-from app.errors import ApiError
+from app.errors import ApiError, client_closed
 from app.gate.dependencies import GATE_DEPENDENCIES
 from app.gate.state import PERMISSION_OPT, current_gate
 from app.metrics import GATE_REFUSALS
@@ -64,7 +64,8 @@ ERROR_RESPONSES: dict[int, str] = {
     413: "The request body is larger than the documented limit. 1 credit.",
     402: "The organization's credit balance is spent. 1 credit (not debited).",
     424: "The upstream platform failed or rejected the account's credentials. 1 credit.",
-    500: "Internal error (no details). 1 credit.",
+    500: "Internal error (no details). 0 credits: nothing is charged for our failures.",
+    503: "The database is unavailable; see Retry-After. 0 credits.",
 }
 
 CREDITS_SPENT = "the organization's credit balance is spent; add credits"
@@ -103,7 +104,10 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
         if state.has_body:
             # Request.body() raises 413 past the app's request_max_body_size (announced or
             # streamed) and caches the bytes in the scope for a handler that reads them.
-            await Request(state.scope, state.receive).body()
+            try:
+                await Request(state.scope, state.receive).body()
+            except InternalServerException as exc:  # its one 500: the client left mid-body
+                raise client_closed() from exc
         result = state.result
         if not result.debited:
             GATE_REFUSALS.labels(402).inc()

@@ -6,6 +6,11 @@ the gate's checks; the gate's dependencies and the post-validation step read it.
 variable carries it because the post-validation step wraps the handler function, which
 Litestar calls with the handler's arguments only. When the response has gone,
 ``finish(status)`` queues the request's ledger row.
+
+A request answered 5xx (our failure) or cut by its client (499) is charged nothing: its
+row says so (credits 0, not debited) and its admission and credit go back to the
+organization with that row (``LedgerWriter.give_back``), whatever the spec says about 5xx
+(docs/api-decisions.md, "Nothing charged for our failures").
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from litestar.types import Receive, Scope
 
+from app.errors import CLIENT_CLOSED
+from app.gate.allowance import request_back
 from app.gate.ledger import LedgerWriter, copy_line
 from app.gate.statement import GateResult
 from app.params import BIGINT_MAX
@@ -25,6 +32,9 @@ if TYPE_CHECKING:
 
 #: The ``opt`` key a gated route's permission is kept under (set by ``v1_get``/``v1_post``).
 PERMISSION_OPT = "permission"
+#: Where a route outside the gate that counts its request itself (``MinuteView``) leaves
+#: it in the ASGI scope's state, for the middleware to ``finish`` with the final status.
+METERED_STATE = "relay_metered"
 
 
 class GateRuntime:
@@ -58,11 +68,40 @@ class GateState:
     def finish(self, status: int) -> None:
         """The response went out with ``status``: queue the request's ledger row."""
         result, scope, account_id = self.result, self.scope, self.account_id
+        charged = status < CLIENT_CLOSED  # 499 and 5xx are not
         self.ledger.record(copy_line(
             result.organization_id, result.key_id,
             account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None,
-            scope["method"], scope["path_template"], status, result.debited, result.at, request_id.get(),
+            scope["method"], scope["path_template"], status, result.debited and charged, result.at,
+            request_id.get(), 1 if charged else 0,
         ))
+        if not charged:
+            self.ledger.give_back(request_back(result.organization_id, result.at, credits=int(result.debited)))
+
+
+class MinuteView:
+    """A request outside the gate counted in its organization's minute window only, for no
+    credit (``GET /status``): its ledger row says credits 0, not debited; answered 5xx or cut,
+    its admission goes back."""
+
+    __slots__ = ("at", "key_id", "ledger", "organization_id", "scope")
+
+    def __init__(self, organization_id: int, key_id: int, at: float, scope: Scope, ledger: LedgerWriter) -> None:
+        self.organization_id = organization_id
+        self.key_id = key_id
+        self.at = at  # when it was counted: unix seconds, the database's clock
+        self.scope = scope
+        self.ledger = ledger
+        scope["state"][METERED_STATE] = self
+
+    def finish(self, status: int) -> None:
+        scope = self.scope
+        self.ledger.record(copy_line(
+            self.organization_id, self.key_id, None, scope["method"], scope["path_template"], status, False,
+            self.at, request_id.get(), 0,
+        ))
+        if status >= CLIENT_CLOSED:
+            self.ledger.give_back(request_back(self.organization_id, self.at, credits=0, day=False))
 
 
 _current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)

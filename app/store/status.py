@@ -1,5 +1,6 @@
-"""SQL of the status page (``GET /status``): who may see it, the sync of the organization's
-accounts, and its daily earnings.
+"""SQL of the status page (``GET /status``): who may see it (and its count in the
+organization's minute window), the sync of the organization's accounts, and its daily
+earnings.
 
 Every query is scoped to the caller's organization: an admin key sees its own accounts only.
 """
@@ -13,11 +14,27 @@ from decimal import Decimal
 from psycopg import AsyncConnection
 from psycopg.rows import class_row
 
-#: An admin key of an organization, not revoked, not past a rotation's expiry.
-_ADMIN_KEY_SQL = """
-SELECT k.organization_id, o.name AS organization, k.role
-FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-WHERE k.key_hash = %s AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+#: The key (not revoked, not past a rotation's expiry), and the view counted in its
+#: organization's minute window while that has room: no credit, no day window (like the
+#: gate statement, a window that has ended counts from 0, and windows never go back).
+_VIEWER_SQL = """
+WITH viewer AS (
+    SELECT k.id AS key_id, k.organization_id, o.name AS organization, k.role
+    FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+    WHERE k.key_hash = %s AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+),
+counted AS (
+    UPDATE organizations o SET
+        minute_window = greatest(o.minute_window, date_trunc('minute', now())),
+        minute_used = 1 + CASE WHEN o.minute_window >= date_trunc('minute', now()) THEN o.minute_used ELSE 0 END
+    FROM viewer v
+    WHERE o.id = v.organization_id
+      AND CASE WHEN o.minute_window >= date_trunc('minute', now()) THEN o.minute_used ELSE 0 END < o.limit_minute
+    RETURNING o.id, greatest(now(), o.minute_window) AS at
+)
+SELECT v.key_id, v.organization_id, v.organization, v.role, c.id IS NOT NULL AS counted,
+       extract(epoch FROM coalesce(c.at, now()))::float8 AS at
+FROM viewer v LEFT JOIN counted c ON c.id = v.organization_id
 """
 
 _SYNC_SQL = """
@@ -42,29 +59,42 @@ ORDER BY a.id, resource
 """
 
 #: Net earnings per UTC day of the last ``days`` days up to the latest synced earnings (zero on
-#: days without any), all of the organization's accounts together.
+#: days without any), all of the organization's accounts together: one range scan per
+#: account over the whole span, summed per day (not one scan of every account per day).
 _EARNINGS_SQL = """
-WITH last AS (
+WITH span AS (
     -- the chart ends at the latest synced earnings (the upstream's clock), else today
-    SELECT date_trunc('day', coalesce(max(s.coverage_end), now()), 'UTC') AS day
-    FROM sync_state s JOIN accounts a ON a.id = s.account_id
-    WHERE a.organization_id = %(org)s AND s.resource = 'earnings'
+    SELECT last.day - make_interval(days => %(days)s - 1) AS first, last.day AS final
+    FROM (
+        SELECT date_trunc('day', coalesce(max(s.coverage_end), now()), 'UTC') AS day
+        FROM sync_state s JOIN accounts a ON a.id = s.account_id
+        WHERE a.organization_id = %(org)s AND s.resource = 'earnings'
+    ) last
+),
+sums AS (
+    SELECT date_trunc('day', e.created_at, 'UTC') AS day, sum(e.net) AS net
+    FROM span, accounts a JOIN earnings e ON e.account_id = a.id
+    WHERE a.organization_id = %(org)s
+      AND e.created_at >= span.first AND e.created_at < span.final + interval '1 day'
+    GROUP BY 1
 )
-SELECT d.day::date AS day, coalesce(sum(e.net), 0) AS net
-FROM last, generate_series(last.day - make_interval(days => %(days)s - 1), last.day,
-                           interval '1 day') AS d(day)
-LEFT JOIN earnings e
-       ON e.account_id IN (SELECT id FROM accounts WHERE organization_id = %(org)s)
-      AND e.created_at >= d.day AND e.created_at < d.day + interval '1 day'
-GROUP BY d.day ORDER BY d.day
+SELECT d.day::date AS day, coalesce(s.net, 0) AS net
+FROM span, generate_series(span.first, span.final, interval '1 day') AS d(day)
+LEFT JOIN sums s ON s.day = d.day
+ORDER BY d.day
 """
 
 
 @dataclass(frozen=True, slots=True)
 class Viewer:
+    key_id: int
     organization_id: int
     organization: str
     role: str
+    #: The view was counted in the organization's minute window (False: the window is full).
+    counted: bool
+    #: When it was counted (or refused): unix seconds, the database's clock.
+    at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +141,9 @@ class DayEarnings:
 
 
 async def viewer(conn: AsyncConnection, key_hash: bytes) -> Viewer | None:
+    """The key's viewer (None: no such key), its view counted if the minute window has room."""
     async with conn.cursor(row_factory=class_row(Viewer)) as cursor:
-        await cursor.execute(_ADMIN_KEY_SQL, (key_hash,))
+        await cursor.execute(_VIEWER_SQL, (key_hash,))
         return await cursor.fetchone()
 
 

@@ -7,6 +7,8 @@ whose outcome the test chooses; the same gate serves the production routes, whic
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Annotated, Literal
 
 from litestar import Litestar, Request
@@ -22,6 +24,9 @@ from app.upstream import paths
 
 #: How many times a probe handler body ran (to prove refused requests never reach it).
 CALLS: list[str] = []
+#: ``probe/database`` waits while this is clear (a test stops the database meanwhile).
+GO_ON = threading.Event()
+GO_ON.set()
 
 
 @v1_get("/v1/{account_id:int}/probe", permission="api_chats_list")
@@ -53,6 +58,15 @@ async def probe_boom(account: ConnectedAccount) -> Envelope:
     raise RuntimeError("secret internals: password=hunter2 at /srv/app/db.py:12")
 
 
+@v1_get("/v1/{account_id:int}/probe/database", permission="api_chats_list")
+async def probe_database(request: Request, account: ConnectedAccount) -> Envelope:
+    CALLS.append("database")
+    await asyncio.to_thread(GO_ON.wait)
+    async with request.app.state.pool.connection() as conn:
+        await conn.execute("SELECT 1")
+    return Envelope(data={"database": "answered"})
+
+
 @v1_post("/v1/{account_id:int}/probe/read", permission="api_notifications_mark_read")
 async def probe_mark_read(account: ConnectedAccount) -> Envelope:
     CALLS.append("read")
@@ -65,7 +79,7 @@ async def probe_global() -> dict:
     return {"data": {"ok": True}}
 
 
-PROBES = [probe, probe_upstream, probe_boom, probe_mark_read, probe_global]
+PROBES = [probe, probe_upstream, probe_boom, probe_database, probe_mark_read, probe_global]
 
 
 def probe_app(settings: Settings) -> Litestar:

@@ -39,7 +39,7 @@ def test_the_clock_follows_the_database_from_the_grant():
 def test_what_is_left_goes_back_once():
     a = allowance(extra=10)
     a.take(100.1)
-    assert a.unused() == Unused(1, MINUTE, DAY, 9)
+    assert a.unused() == Unused(1, MINUTE, DAY, 9, 9)
     assert a.unused() is None and not a.take(100.2)
 
 

@@ -119,7 +119,7 @@ def counters(db, org: int) -> tuple[int, int, int]:
 
 async def test_an_allowances_rest_goes_back_to_its_windows_and_the_balance(writer_of, db, org):
     minute, day = _window_starts(db, org)
-    given = [Unused(org, minute, day, 3)]
+    given = [Unused(org, minute, day, 3, 3)]
     writer = writer_of(unused=lambda **_: given)
 
     await writer.flush()
@@ -129,7 +129,7 @@ async def test_an_allowances_rest_goes_back_to_its_windows_and_the_balance(write
 
 async def test_a_past_windows_rest_goes_back_to_the_balance_only(writer_of, db, org):
     minute, day = _window_starts(db, org)
-    given = [Unused(org, minute - timedelta(minutes=1), day - timedelta(days=1), 3)]
+    given = [Unused(org, minute - timedelta(minutes=1), day - timedelta(days=1), 3, 3)]
     writer = writer_of(unused=lambda **_: given)
 
     await writer.flush()
@@ -148,17 +148,16 @@ def _end_ledger_connections(db) -> int:
 async def test_a_failed_write_keeps_rows_and_returns_for_the_next_attempt(writer_of, db, org, key_id):
     minute, day = _window_starts(db, org)
     handed: list[list[Unused]] = []
-    kept: list[Unused] = []
-    writer = writer_of(unused=lambda **_: handed.pop() if handed else kept[:], give_back=kept.extend)
+    writer = writer_of(unused=lambda **_: handed.pop() if handed else [])
     writer.record(row(org, key_id, 200, "a"))
     await writer.flush()
     assert _end_ledger_connections(db) == 1
     writer.record(row(org, key_id, 400, "b"))
-    handed.append([Unused(org, minute, day, 2)])
+    handed.append([Unused(org, minute, day, 2, 2)])
 
     await writer.flush()  # its connection is gone: the write fails whole
 
-    assert writer.pending == 1 and len(kept) == 1
+    assert writer.pending == 1 and not handed
     assert [r[0] for r in ledger(db, org)] == ["a"] and counters(db, org) == (5, 5, 5)
     await writer.flush()  # on a new connection, the kept row and the kept give-back land
     assert [(r[0], r[1]) for r in ledger(db, org)] == [("a", 200), ("b", 400)]

@@ -52,6 +52,15 @@ def assert_charged_one(db, org_id: int, client, status: int, *, debited: bool = 
     assert state.balance == (9 if debited else 0)
 
 
+def assert_recorded_for_nothing(db, org_id: int, client, status: int) -> None:
+    """On the ledger with its status, but no credit, no debit and no window counted."""
+    settle_ledger(client)
+    state = usage(db, org_id)
+    assert state.ledger == [(status, 0, False)]
+    assert state.minute_used == state.day_used == 0
+    assert state.balance == 10
+
+
 def assert_charged_nothing(db, org_id: int) -> None:
     state = usage(db, org_id)
     assert state.ledger == [] and state.minute_used == 0 and state.day_used == 0
@@ -324,14 +333,14 @@ def test_unreachable_upstream_is_424_for_one_credit(probe_client, db, org, key):
 # --- 5xx ------------------------------------------------------------------------------------
 
 
-def test_a_bug_is_a_bare_500_that_shows_no_internals_for_one_credit(probe_client, db, org, key):
+def test_a_bug_is_a_bare_500_that_shows_no_internals_and_costs_nothing(probe_client, db, org, key):
     response = probe_client.get(f"/v1/{ACCOUNT}/probe/boom", headers=auth(key))
 
     assert_error(response, 500, "internal_error")
     assert response.json()["error"] == "internal server error"
     for secret in ("hunter2", "/srv/app", "Traceback", "RuntimeError"):
         assert secret not in response.text
-    assert_charged_one(db, org, probe_client, 500)
+    assert_recorded_for_nothing(db, org, probe_client, 500)
 
 
 # --- keys are never stored in clear -----------------------------------------------------------
