@@ -130,6 +130,10 @@ def test_a_database_restart_under_load_gives_only_200_and_503(own_postgres, api_
         ledger = conn.execute(
             "SELECT request_id, credits FROM usage_ledger WHERE organization_id = %s", (org_id,)
         ).fetchall()
+        failed = conn.execute(  # admitted, then the database went: on the ledger for nothing
+            "SELECT count(*) FILTER (WHERE credits <> 0 OR debited) FROM usage_ledger "
+            "WHERE organization_id = %s AND status >= 500", (org_id,)
+        ).fetchone()[0]
         balance = conn.execute(
             "SELECT credit_balance FROM organizations WHERE id = %s", (org_id,)
         ).fetchone()[0]
@@ -138,3 +142,4 @@ def test_a_database_restart_under_load_gives_only_200_and_503(own_postgres, api_
     answered = {rid for route, rid, status, *_ in load.answers if route == "/v1/events" and status == 200}
     assert answered <= set(ids)
     assert balance == 1_000_000 - sum(credits for _, credits in ledger)
+    assert failed == 0

@@ -11,7 +11,8 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.allowance import Unused
-from app.gate.ledger import LedgerWriter, copy_line
+from app.gate.ledger import LedgerWriter, copy_line, merged
+from app.gate.state import MinuteView
 
 ROUTE = "/v1/{account_id:int}/chats"
 
@@ -193,3 +194,30 @@ async def test_failing_writes_back_off_and_a_write_that_lands_ends_it(writer_of,
     await up.flush()
     assert up.failures == 0 and up.pause() == 0.1
     assert [r[0] for r in ledger(db, org)] == ["b"]
+
+
+async def test_what_goes_back_from_many_failed_requests_is_one_update_per_organization_and_window(
+    writer_of, db, org
+):
+    minute, day = _window_starts(db, org)
+    # three failed requests; the last one's credit had not come off the balance
+    back = [Unused(org, minute, day, 1, 1), Unused(org, minute, day, 1, 1), Unused(org, minute, day, 1, 0)]
+    assert merged(back) == [Unused(org, minute, day, 3, 2)]
+    writer = writer_of()
+    for one in back:
+        writer.give_back(one)
+
+    await writer.flush()
+    assert counters(db, org) == (2, 2, 7)
+
+
+async def test_a_status_view_answered_5xx_gives_its_minute_back_but_no_day_and_no_credit(writer_of, db, org, key_id):
+    minute, _ = _window_starts(db, org)
+    writer = writer_of()
+    scope = {"method": "GET", "path_template": "/status", "state": {}}
+
+    MinuteView(org, key_id, minute.timestamp() + 1.5, scope, writer).finish(503)
+    await writer.flush()
+
+    assert ledger(db, org) == [(None, 503, 0, False, None, "/status")]
+    assert counters(db, org) == (4, 5, 5)  # the day and the balance never had it
