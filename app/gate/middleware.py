@@ -64,6 +64,12 @@ def _limit_header(name: bytes, limit: int) -> tuple[bytes, bytes]:
 _CREDITS_USED = {True: (b"x-credits-used", b"1"), False: (b"x-credits-used", b"0")}
 
 
+def uncharged(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``rate_limit_headers`` of a request answered 5xx: its credit goes back, it used none
+    (``X-Credits-Used`` is the last of them)."""
+    return [*headers[:-1], _CREDITS_USED[False]]
+
+
 def refusal(result: GateResult, digest: bytes, permission: str, account_id: int | None) -> ApiError | None:
     """The gate's answer when it refuses the request (in the order of checks), else None."""
     # The statement found the key by its digest's index entry: compare the digests in

@@ -92,7 +92,6 @@ class MinuteView:
         self.at = at  # when it was counted: unix seconds, the database's clock
         self.scope = scope
         self.ledger = ledger
-        scope["state"][METERED_STATE] = self
 
     def finish(self, status: int) -> None:
         scope = self.scope

@@ -18,7 +18,7 @@ from psycopg_pool import AsyncConnectionPool
 from app.errors import ApiError
 from app.gate.keys import key_digest, presented_key
 from app.gate.middleware import UNAUTHENTICATED
-from app.gate.state import MinuteView
+from app.gate.state import METERED_STATE, MinuteView
 from app.status_page import render
 from app.store import status as store
 
@@ -42,7 +42,10 @@ async def status_page(request: Request) -> Response[str]:
     if not viewer.counted:
         retry_after = max(math.ceil(60 - viewer.at % 60), 1)  # the minute window's end
         raise ApiError(429, RATE_LIMITED, "rate_limited", headers={"Retry-After": str(retry_after)})
-    MinuteView(viewer.organization_id, viewer.key_id, viewer.at, request.scope, state.gate.ledger)
+    # Its ledger row is written by the app's middleware, with the final status.
+    request.scope["state"][METERED_STATE] = MinuteView(
+        viewer.organization_id, viewer.key_id, viewer.at, request.scope, state.gate.ledger
+    )
     if viewer.role != "admin":
         raise ApiError(403, "the status page needs an admin key", "forbidden")
     rows, days = await state.status_reads.get(viewer.organization_id, lambda: _read(state.pool, viewer.organization_id))

@@ -340,6 +340,7 @@ def test_a_bug_is_a_bare_500_that_shows_no_internals_and_costs_nothing(probe_cli
     assert response.json()["error"] == "internal server error"
     for secret in ("hunter2", "/srv/app", "Traceback", "RuntimeError"):
         assert secret not in response.text
+    assert response.headers["x-credits-used"] == "0"
     assert_recorded_for_nothing(db, org, probe_client, 500)
 
 
