@@ -40,6 +40,7 @@ from app.metrics import GATE_REFUSALS
 from app.request_id import request_id
 
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
+RATE_LIMITED = "rate limit exceeded for this organization; retry after the window resets"
 
 _BODY_HEADERS = frozenset((b"content-length", b"transfer-encoding"))
 
@@ -82,7 +83,7 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
     if not result.counted:
         return ApiError(
             429,
-            "rate limit exceeded for this organization; retry after the window resets",
+            RATE_LIMITED,
             "rate_limited",
             headers={**headers, "Retry-After": str(result.retry_after())},
         )

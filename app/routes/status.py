@@ -17,13 +17,12 @@ from psycopg_pool import AsyncConnectionPool
 
 from app.errors import ApiError
 from app.gate.keys import key_digest, presented_key
-from app.gate.middleware import UNAUTHENTICATED
+from app.gate.middleware import RATE_LIMITED, UNAUTHENTICATED
 from app.gate.state import METERED_STATE, MinuteView
 from app.status_page import render
 from app.store import status as store
 
 CHART_DAYS = 90
-RATE_LIMITED = "rate limit exceeded for this organization; retry after the window resets"
 
 
 @get("/status", tags=["system"], summary="Status page (HTML, admin keys)", include_in_schema=True)
