@@ -4,7 +4,8 @@ counters, balance), the sandbox's injected faults, and the verdicts.
 Reading is kept apart from the traffic (bench/soak.py) so each figure has one definition:
 
 - *told*: the ``X-Credits-Used`` headers the callers received, summed;
-- *ledger*: the organization's ``usage_ledger`` rows (one credit each), and those debited;
+- *ledger*: the organization's ``usage_ledger`` rows that cost a credit (a 5xx or a request
+  its client cut is on the ledger for none), and those debited;
 - *counter*: the organization's day counter (``organizations.day_used``), its increase;
 - *balance*: the decrease of ``organizations.credit_balance``.
 """
@@ -71,7 +72,7 @@ class Books:
     balance: int
     day_used: int
     day_window: str
-    ledger_rows: int
+    ledger_rows: int  # those with a credit
     ledger_debited: int
     ledger_statuses: dict[str, int]  # status ("null": not recorded yet) -> rows
     sync_runs: dict[str, int]  # status -> runs
@@ -83,7 +84,8 @@ class Books:
             (organization,),
         ).fetchone()
         rows, debited = conn.execute(
-            "SELECT count(*), count(*) FILTER (WHERE debited) FROM usage_ledger WHERE organization_id = %s",
+            "SELECT count(*) FILTER (WHERE credits > 0), count(*) FILTER (WHERE debited) FROM usage_ledger "
+            "WHERE organization_id = %s",
             (org_id,),
         ).fetchone()
         statuses = conn.execute(
