@@ -158,10 +158,11 @@ class UsageLedger(Base):
     # The response's status: the row is written after the response, in batches
     # (app/gate/ledger.py). NULL only in rows of releases that wrote them before the handler.
     status: Mapped[int | None] = mapped_column(SmallInteger)
-    # Credits the request used: 1 for every metered request (the spec's charge).
+    # Credits the request used: 1 for a metered request (the spec's charge); 0 for one
+    # answered 5xx or cut by its client (499), and for a /status view (docs/api-decisions.md).
     credits: Mapped[int] = mapped_column(SmallInteger)
     # Whether that credit came off the balance (false once the balance is spent: the 402s,
-    # and the errors that outrank 402 in the check order).
+    # and the errors that outrank 402 in the check order; false when credits is 0).
     debited: Mapped[bool] = mapped_column(Boolean)
     # The time the request was counted at; its minute and day are the windows it used.
     created_at: Mapped[datetime] = created_at_column()
