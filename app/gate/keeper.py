@@ -88,6 +88,11 @@ class Gatekeeper:
         self._trust = trust
         self.forget()
 
+    @property
+    def forgotten(self) -> int:
+        """How many times what is held was dropped (each announced change counts)."""
+        return self._generation
+
     def forget(self) -> None:
         """Drop every key and account (a change was announced, or nobody listens)."""
         self._generation += 1

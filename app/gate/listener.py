@@ -4,8 +4,9 @@ The gate keeps the keys and the accounts it has seen (``app.gate.gate``) so that
 requests cost no database work. Triggers on ``api_keys``, ``accounts`` and
 ``role_permissions`` (migration 0013) send ``NOTIFY relay_gate`` when they change; every
 API process listens on a connection of its own and forgets what it holds on each
-notification. PostgreSQL delivers a notification when the changing transaction commits, so
-``relay keys revoke`` bites on the process's next request. The event loop watches the
+notification. PostgreSQL signals the listening backend when the changing transaction
+commits and that backend sends the notification (normally within a millisecond), so
+``relay keys revoke`` bites on the first request after it arrives. The event loop watches the
 listening socket itself (a duplicate of its descriptor, so psycopg's own waiting is left
 alone): the moment bytes wait there, in the same turn of the loop that would hand over a
 request arriving with them and before that request's task runs, everything held is
