@@ -1,10 +1,15 @@
-"""How a setting's text becomes its value: the parsers ``app.settings`` declares its fields with.
+"""How a setting's text becomes its value, and the rules its value keeps: the parsers and
+checks ``app.settings`` declares its fields with.
 
 Each parser takes the variable's raw text and returns the value or raises ``ValueError``
-with a message that never quotes a secret.
+with a message that never quotes a secret. Each check takes the parsed value and returns
+None, or what the value must be (the message names no value either).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from app.crypto.keys import secret_key_list
 
@@ -94,3 +99,67 @@ def secret_keys_text(raw: str) -> str:
     # Never raises: from_env would quote the raw value in its message. Each key is checked
     # in Settings._problems, by position.
     return ",".join(secret_key_list(raw))
+
+
+# --- rules a parsed value must keep (a field's ``check``: None when it holds, else what it must be)
+
+_LOG_LEVELS = frozenset({"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"})
+#: Days of the longest default date window (two calendar years with a leap day, the rest of
+#: today, an exclusive end's second): the floor of the window settings.
+DEFAULT_WINDOW_DAYS = 732
+
+
+def positive(value: float) -> str | None:
+    return None if value > 0 else "must be greater than 0"
+
+
+def non_negative(value: float) -> str | None:
+    return None if value >= 0 else "must not be negative"
+
+
+def fraction(value: float) -> str | None:
+    return None if 0.0 <= value <= 1.0 else "must be between 0 and 1"
+
+
+def port(value: int) -> str | None:
+    return None if 0 < value < 65536 else "must be between 1 and 65535"
+
+
+def port_or_off(value: int) -> str | None:
+    return None if 0 <= value < 65536 else "must be between 0 (off) and 65535"
+
+
+def window_days(value: int) -> str | None:
+    return None if value >= DEFAULT_WINDOW_DAYS else (
+        f"must be at least {DEFAULT_WINDOW_DAYS} (the default two-year window)")
+
+
+def postgresql_url(value: str | None) -> str | None:
+    ok = value is None or urlsplit(value).scheme in {"postgresql", "postgres", "postgresql+psycopg"}
+    return None if ok else "must be a postgresql:// URL"
+
+
+def http_url(value: str) -> str | None:
+    return None if urlsplit(value).scheme in {"http", "https"} else "must be an http:// or https:// URL"
+
+
+def durations(value: str) -> str | None:
+    try:
+        parse_durations(value)
+    except ValueError as exc:
+        return f"must be resource=duration pairs: {exc}"
+    return None
+
+
+def log_level(value: str | None) -> str | None:
+    ok = value is None or value.upper() in _LOG_LEVELS
+    return None if ok else "must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
+
+
+def one_of(*allowed: str) -> Callable[[str], str | None]:
+    words = ", ".join(allowed[:-1]) + f" or {allowed[-1]}"
+
+    def check(value: str) -> str | None:
+        return None if value in allowed else f"must be {words}"
+
+    return check

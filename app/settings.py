@@ -18,35 +18,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-from urllib.parse import urlsplit
 
 from app.crypto.keys import is_fernet_key, secret_key_list
-from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError: used through this module
-    PLAIN_PARSERS,
-    SettingsError,
-    boolean,
-    boolean_or_auto,
-    problems_message,
-    durations_text,
-    optional_str,
-    parse_duration,
-    parse_durations,
-    secret_keys_text,
+from app import setting_values as rules
+from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError, DEFAULT_WINDOW_DAYS: used through this module
+    DEFAULT_WINDOW_DAYS, PLAIN_PARSERS, SettingsError, boolean, boolean_or_auto, durations_text, optional_str,
+    parse_duration, parse_durations, problems_message, secret_keys_text,
 )
 
 PREFIX = "RELAY_"
-#: Days of the longest default date window (two calendar years with a leap day, the rest of
-#: today, an exclusive end's second): the floor of the window settings.
-DEFAULT_WINDOW_DAYS = 732
 
 
-def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False) -> Any:
-    """Declare a setting: its default, its description and how to parse its variable.
+def _setting(
+    default: Any,
+    doc: str,
+    parse: Callable[[str], Any] | None = None,
+    *,
+    secret: bool = False,
+    check: Callable[[Any], str | None] | None = None,
+) -> Any:
+    """Declare a setting: its default, its description, how to parse its variable and the
+    rule its value keeps (``check``, from ``app.setting_values``).
 
     A ``secret`` setting is left out of the settings' repr, and its value out of every message.
     ``int`` and ``float`` parse with plain-worded messages (``app.setting_values``)."""
     parse = PLAIN_PARSERS.get(parse, parse)
-    return field(default=default, repr=not secret, metadata={"doc": doc, "parse": parse, "secret": secret})
+    metadata = {"doc": doc, "parse": parse, "secret": secret, "check": check}
+    return field(default=default, repr=not secret, metadata=metadata)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +54,13 @@ class Settings:
         None,
         "PostgreSQL URL (postgresql://user:pass@host:port/db). Unset: an embedded "
         "PostgreSQL is started with its data under RELAY_DATA_DIR.",
-        optional_str,
+        optional_str, check=rules.postgresql_url,
     )
     database_read_url: str | None = _setting(
         None,
         "PostgreSQL URL the API's store reads go to (a streaming read replica); the gate, "
         "write-backs and the workers use RELAY_DATABASE_URL. Unset: store reads use it too.",
-        optional_str,
+        optional_str, check=rules.postgresql_url,
     )
     data_dir: Path = _setting(
         Path(".relay"), "Local state directory (embedded PostgreSQL data, demo files).", Path
@@ -76,115 +74,115 @@ class Settings:
         secret_keys_text,
         secret=True,
     )
-    db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int)
-    db_pool_max: int = _setting(10, "Maximum connections in each process's pool.", int)
+    db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int, check=rules.positive)
+    db_pool_max: int = _setting(10, "Maximum connections in each process's pool.", int, check=rules.positive)
     db_wait_timeout: float = _setting(
         1.0,
         "Longest wait for a database connection (a pool checkout, the meter's reconnect) "
         "before a request answers 503 database_unavailable (seconds).",
-        float,
+        float, check=rules.positive,
     )
 
     # --- API ---------------------------------------------------------------------
     api_host: str = _setting("127.0.0.1", "Address the API binds to.", str)
-    api_port: int = _setting(8000, "Port the API binds to.", int)
-    api_workers: int = _setting(1, "API worker processes started by `relay serve`.", int)
+    api_port: int = _setting(8000, "Port the API binds to.", int, check=rules.port)
+    api_workers: int = _setting(1, "API worker processes started by `relay serve`.", int, check=rules.positive)
     default_limit_minute: int = _setting(
-        1000, "Requests per minute given to a new organization.", int
+        1000, "Requests per minute given to a new organization.", int, check=rules.positive,
     )
-    default_limit_day: int = _setting(50000, "Requests per day given to a new organization.", int)
+    default_limit_day: int = _setting(50000, "Requests per day given to a new organization.", int, check=rules.positive)
     default_credits: int = _setting(1000, "Credits a new organization starts with, so its first calls "
-                                    "answer (`relay orgs create --credits N` overrides it).", int)
+                                    "answer (`relay orgs create --credits N` overrides it).", int, check=rules.non_negative)
     api_metrics_port: int = _setting(
         0,
         "Port `relay serve` serves the API's Prometheus metrics on (all its processes summed; "
         "any path, e.g. /metrics), on RELAY_API_HOST. 0: not served.",
-        int,
+        int, check=rules.port_or_off,
     )
     max_body_bytes: int = _setting(
-        1024, "Largest request body accepted (bytes); larger bodies get 413.", int
+        1024, "Largest request body accepted (bytes); larger bodies get 413.", int, check=rules.positive,
     )
     feed_window_max_days: int = _setting(
         36525,
         "Longest date window (days, end minus start) of the paged feeds: earnings, "
         "direct-messages, reach/promotions, chargebacks, payout requests; longer is a 400. "
         "Default: 100 years (start_date=1970-01-01 works).",
-        int,
+        int, check=rules.window_days,
     )
     chart_window_max_days: int = _setting(
         9132,
         "Longest date window (days) of the monthly-bucketed aggregates: earnings chart and "
         "overview, reach/profile-visitors. Default: 25 years (a full-lifetime chart).",
-        int,
+        int, check=rules.window_days,
     )
     daily_window_max_days: int = _setting(
         3660,
         "Longest date window (days) of the routes that answer one entry per day: campaigns "
         "overview and chart, tracking-link stats (when both dates are given). Default: 10 years.",
-        int,
+        int, check=rules.window_days,
     )
     status_cache_seconds: float = _setting(
         10.0, "GET /status reuses an organization's sync rows and chart this long per API process "
-        "(seconds): one read per organization in that time. 0: read on every view.", float,
+        "(seconds): one read per organization in that time. 0: read on every view.", float, check=rules.non_negative,
     )
 
     # Limits at the edge (app/edge.py; how to size them: docs/operations.md).
     api_max_request_line_bytes: int = _setting(8192, "Longest request line (method, path with "
-        "query string, version), bytes; longer: 414 and the connection closed.", int)
+        "query string, version), bytes; longer: 414 and the connection closed.", int, check=rules.positive)
     api_max_header_bytes: int = _setting(8192, "Longest header line (name and value), bytes; "
-        "longer: 431 and the connection closed.", int)
+        "longer: 431 and the connection closed.", int, check=rules.positive)
     api_max_head_bytes: int = _setting(32768, "Largest request head (request line and all header "
-        "lines together), bytes; larger: 431 and the connection closed.", int)
+        "lines together), bytes; larger: 431 and the connection closed.", int, check=rules.positive)
     api_head_timeout: float = _setting(10.0, "Longest wait for a request's line and headers "
         "(seconds) from the connection's opening, or from the request's first byte on a "
-        "kept-alive connection; then 408 and the connection closed.", float)
+        "kept-alive connection; then 408 and the connection closed.", float, check=rules.positive)
     api_body_timeout: float = _setting(10.0, "Longest wait for a request's body once its "
-        "headers are in (seconds); then the connection is closed.", float)
+        "headers are in (seconds); then the connection is closed.", float, check=rules.positive)
     api_keep_alive_timeout: float = _setting(5.0, "How long an idle kept-alive connection "
-        "stays open between requests (seconds).", float)
+        "stays open between requests (seconds).", float, check=rules.positive)
     api_max_connections: int = _setting(1000, "Connections one API process serves at once "
         "(requests still running for clients gone count too); requests on further ones: 503 "
-        "connection_limit with Retry-After, connection closed.", int)
+        "connection_limit with Retry-After, connection closed.", int, check=rules.positive)
 
     api_shutdown_timeout: float = _setting(
         10.0,
         "On SIGTERM, relay serve stops accepting connections and lets requests in flight "
         "finish for at most this long (seconds) before it cancels them.",
-        float,
+        float, check=rules.positive,
     )
 
     # --- upstream ------------------------------------------------------------------
     upstream_url: str = _setting(
-        "http://127.0.0.1:8700", "Base URL of the upstream creator platform (or the sandbox).", str
+        "http://127.0.0.1:8700", "Base URL of the upstream creator platform (or the sandbox).", str, check=rules.http_url,
     )
-    upstream_connect_timeout: float = _setting(3.0, "Upstream connect timeout (seconds).", float)
-    upstream_read_timeout: float = _setting(15.0, "Upstream read timeout (seconds).", float)
+    upstream_connect_timeout: float = _setting(3.0, "Upstream connect timeout (seconds).", float, check=rules.positive)
+    upstream_read_timeout: float = _setting(15.0, "Upstream read timeout (seconds).", float, check=rules.positive)
     upstream_max_attempts: int = _setting(
-        5, "Attempts per upstream call (first try plus retries).", int
+        5, "Attempts per upstream call (first try plus retries).", int, check=rules.positive,
     )
     upstream_backoff_base: float = _setting(
-        0.2, "First retry delay (seconds); doubles per attempt, with full jitter.", float
+        0.2, "First retry delay (seconds); doubles per attempt, with full jitter.", float, check=rules.non_negative,
     )
-    upstream_backoff_max: float = _setting(10.0, "Longest delay between two attempts (seconds).", float)
+    upstream_backoff_max: float = _setting(10.0, "Longest delay between two attempts (seconds).", float, check=rules.non_negative)
     upstream_concurrency_per_account: int = _setting(
-        4, "Upstream requests in flight at once for one account.", int
+        4, "Upstream requests in flight at once for one account.", int, check=rules.positive,
     )
     upstream_breaker_failures: int = _setting(
-        5, "Consecutive failed calls that open an account's circuit breaker.", int
+        5, "Consecutive failed calls that open an account's circuit breaker.", int, check=rules.positive,
     )
     upstream_live_deadline: float = _setting(
         10.0,
         "Total time one API call to the upstream may take across all its attempts and waits "
         "(seconds); past it the API answers 424 upstream_timeout. Workers have no deadline.",
-        float,
+        float, check=rules.positive,
     )
     upstream_breaker_reset: float = _setting(
-        30.0, "Seconds an open circuit breaker waits before letting one call through.", float
+        30.0, "Seconds an open circuit breaker waits before letting one call through.", float, check=rules.positive,
     )
 
     # --- sandbox upstream ----------------------------------------------------------
     sandbox_host: str = _setting("127.0.0.1", "Address the sandbox upstream binds to.", str)
-    sandbox_port: int = _setting(8700, "Port the sandbox upstream binds to.", int)
+    sandbox_port: int = _setting(8700, "Port the sandbox upstream binds to.", int, check=rules.port)
     sandbox_seed: int = _setting(7, "Seed of the sandbox's deterministic data.", int)
     sandbox_epoch: int | None = _setting(
         None,
@@ -192,29 +190,29 @@ class Settings:
         "Unset: the start of the UTC day the sandbox starts.",
         int,
     )
-    sandbox_earnings: int = _setting(3000, "Sandbox earnings rows per account in its history.", int)
+    sandbox_earnings: int = _setting(3000, "Sandbox earnings rows per account in its history.", int, check=rules.non_negative)
     sandbox_history_days: float = _setting(
-        365.0, "Length of each sandbox account's history (days).", float
+        365.0, "Length of each sandbox account's history (days).", float, check=rules.positive,
     )
     sandbox_rate_limit_rps: float = _setting(
-        0.0, "Sandbox requests per second per account before 429 (0: no limit).", float
+        0.0, "Sandbox requests per second per account before 429 (0: no limit).", float, check=rules.non_negative,
     )
     sandbox_rate_limit_burst: int = _setting(
-        0, "Sandbox rate-limit burst (0: same as the rate).", int
+        0, "Sandbox rate-limit burst (0: same as the rate).", int, check=rules.non_negative,
     )
-    sandbox_latency_ms: int = _setting(0, "Latency the sandbox adds to every request (ms).", int)
-    sandbox_error_rate: float = _setting(0.0, "Fraction of sandbox requests answered 503.", float)
+    sandbox_latency_ms: int = _setting(0, "Latency the sandbox adds to every request (ms).", int, check=rules.non_negative)
+    sandbox_error_rate: float = _setting(0.0, "Fraction of sandbox requests answered 503.", float, check=rules.fraction)
     sandbox_rate_limit_rate: float = _setting(
-        0.0, "Fraction of sandbox requests answered 429 with Retry-After.", float
+        0.0, "Fraction of sandbox requests answered 429 with Retry-After.", float, check=rules.fraction,
     )
     sandbox_timeout_rate: float = _setting(
-        0.0, "Fraction of sandbox requests that hang before answering.", float
+        0.0, "Fraction of sandbox requests that hang before answering.", float, check=rules.fraction,
     )
     sandbox_truncate_rate: float = _setting(
-        0.0, "Fraction of sandbox responses whose body is cut mid-way.", float
+        0.0, "Fraction of sandbox responses whose body is cut mid-way.", float, check=rules.fraction,
     )
     sandbox_timeout_seconds: float = _setting(
-        30.0, "How long a sandbox timeout fault hangs (seconds).", float
+        30.0, "How long a sandbox timeout fault hangs (seconds).", float, check=rules.positive,
     )
 
     # --- sync workers ------------------------------------------------------------
@@ -223,7 +221,7 @@ class Settings:
     )
     worker_metrics_port: int = _setting(
         0, "Port `relay worker` serves its Prometheus metrics on (127.0.0.1 unless "
-        "RELAY_WORKER_METRICS_HOST says otherwise). 0: not served.", int
+        "RELAY_WORKER_METRICS_HOST says otherwise). 0: not served.", int, check=rules.port_or_off,
     )
     worker_metrics_host: str = _setting("127.0.0.1", "Address the worker's metrics port binds to.", str)
     sync_intervals: str = _setting(
@@ -232,30 +230,30 @@ class Settings:
         "m, h, d), e.g. earnings=30s,posts=5m: how often one cheap request asks the upstream "
         "whether the resource has new rows (the partitioned passes run only when it has). "
         "Defaults per resource: docs/sync.md.",
-        durations_text,
+        durations_text, check=rules.durations,
     )
     sync_lookback_intervals: str = _setting(
         "",
         "Overrides of the lookback interval per resource (resource=duration): how often the "
         "lookback window is re-read for values that change late (earnings status, payout "
         "state), measured on the upstream's clock. Defaults per resource: docs/sync.md.",
-        durations_text,
+        durations_text, check=rules.durations,
     )
     sync_lookbacks: str = _setting(
         "",
         "Overrides of the lookback window per resource (resource=duration): how much before "
         "its coverage end each lookback re-read reads again, so values that still change "
         "(earnings status, payout state) reach the store. Defaults: docs/sync.md.",
-        durations_text,
+        durations_text, check=rules.durations,
     )
     sync_lease_seconds: int = _setting(
-        60, "Lease on one (account, resource) task; the holder's heartbeat extends it.", int
+        60, "Lease on one (account, resource) task; the holder's heartbeat extends it.", int, check=rules.positive,
     )
     sync_page_size: int = _setting(
-        1000, "Rows asked per upstream page (capped by each endpoint's own maximum).", int
+        1000, "Rows asked per upstream page (capped by each endpoint's own maximum).", int, check=rules.positive,
     )
     sync_prefetch_pages: int = _setting(
-        4, "Pages fetched ahead of the writer per task (memory is about this many pages).", int
+        4, "Pages fetched ahead of the writer per task (memory is about this many pages).", int, check=rules.positive,
     )
     sync_initial_backfill: bool = _setting(
         True,
@@ -264,71 +262,71 @@ class Settings:
         boolean,
     )
     sync_tick_seconds: float = _setting(
-        10.0, "How often each worker's clock (APScheduler) enqueues missing sync tasks.", float
+        10.0, "How often each worker's clock (APScheduler) enqueues missing sync tasks.", float, check=rules.positive,
     )
     sync_poll_seconds: float = _setting(
-        1.0, "How long an idle worker waits before looking for claimable tasks again.", float
+        1.0, "How long an idle worker waits before looking for claimable tasks again.", float, check=rules.positive,
     )
     sync_worker_concurrency: int = _setting(
-        4, "Tasks (account, resource) one worker process runs at once.", int
+        4, "Tasks (account, resource) one worker process runs at once.", int, check=rules.positive,
     )
     sync_backfill_slice_seconds: float = _setting(
         60.0,
         "Longest a task holder spends on backfill pages before releasing the task, so the "
         "incremental sync of the same (account, resource) keeps its interval.",
-        float,
+        float, check=rules.positive,
     )
     sync_retry_max_seconds: float = _setting(
-        900.0, "Longest wait before a failed task is retried (it doubles per failure).", float
+        900.0, "Longest wait before a failed task is retried (it doubles per failure).", float, check=rules.positive,
     )
     sync_clock: str = _setting(
         "system",
         "Where sync reads the upstream's current time: system (the machine clock) or "
         "sandbox (the sandbox upstream's controllable clock; tests, and `relay demo`'s worker "
         "unless this is set).",
-        str,
+        str, check=rules.one_of("system", "sandbox"),
     )
     backfill_requests_per_second: float = _setting(
-        10.0, "Upstream requests per second one process spends on backfill (0: unpaced).", float
+        10.0, "Upstream requests per second one process spends on backfill (0: unpaced).", float, check=rules.non_negative,
     )
     sync_upstream_rps: float = _setting(
         10.0,
         "Upstream requests per second per account that all sync workers together may make "
         "(a token bucket in PostgreSQL; backfills take only spare slots). Set it to the "
         "upstream's per-account rate limit. 0: no budget.",
-        float,
+        float, check=rules.non_negative,
     )
 
     # --- events, webhooks, exports (docs/events.md) -------------------------------
     events_retention_days: int = _setting(
-        30, "Days an event stays in the outbox (the feed and redelivery reach this far back).", int
+        30, "Days an event stays in the outbox (the feed and redelivery reach this far back).", int, check=rules.positive,
     )
-    webhook_log_retention_days: int = _setting(7, "Days the webhook delivery log is kept.", int)
+    webhook_log_retention_days: int = _setting(7, "Days the webhook delivery log is kept.", int, check=rules.positive)
     webhook_retry_hours: float = _setting(
         24.0, "How long an endpoint's failing event is retried (exponential backoff with jitter) "
-        "before the endpoint is disabled.", float,
+        "before the endpoint is disabled.", float, check=rules.positive,
     )
-    webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout, DNS included (seconds).", float)
-    webhook_timeout: float = _setting(10.0, "Webhook delivery total time per attempt (seconds).", float)
+    webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout, DNS included (seconds).", float, check=rules.positive)
+    webhook_timeout: float = _setting(10.0, "Webhook delivery total time per attempt (seconds).", float, check=rules.positive)
     webhook_concurrency: int = _setting(
-        8, "Endpoints one worker process delivers to at once (each in order, independently).", int
+        8, "Endpoints one worker process delivers to at once (each in order, independently).", int, check=rules.positive,
     )
-    webhook_poll_seconds: float = _setting(1.0, "How often an idle dispatcher looks for due deliveries.", float)
+    webhook_poll_seconds: float = _setting(1.0, "How often an idle dispatcher looks for due deliveries.", float, check=rules.positive)
     webhook_allow_private_addresses: bool = _setting(
         False, "Deliver webhooks to loopback, private, link-local and other non-public addresses "
         "too (development, the sandbox, receivers on a private network). Off: public addresses only, "
         "checked on each address connected to.", boolean,
     )
     webhook_max_answer_bytes: int = _setting(
-        8192, "Longest receiver answer body read (bytes); a longer one fails the attempt.", int
+        8192, "Longest receiver answer body read (bytes); a longer one fails the attempt.", int, check=rules.positive,
     )
     export_batch_rows: int = _setting(
-        10000, "Rows an export reads per fetch (and per Parquet row group); bounds its memory.", int
+        10000, "Rows an export reads per fetch (and per Parquet row group); bounds its memory.", int, check=rules.positive,
     )
 
     # --- logging -------------------------------------------------------------------
     log_level: str | None = _setting(None, "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for `relay serve`, "
-                                      "`worker`, `sandbox`; WARNING for other commands and `relay demo`.", optional_str)
+                                      "`worker`, `sandbox`; WARNING for other commands and `relay demo`.", optional_str, check=rules.log_level)
     log_json: bool | None = _setting(None, "Log format: true: JSON lines; false: readable lines; unset or "
                                      "auto: readable on a terminal, JSON lines otherwise.", boolean_or_auto)
     access_log: bool = _setting(False, "One INFO line per API request (`request_finished`: id, route, method, "
@@ -369,77 +367,22 @@ class Settings:
             raise SettingsError(problems_message(problems))
 
     def _problems(self):
-        for url_field in ("database_url", "database_read_url"):
-            url = getattr(self, url_field)
-            if url is not None and urlsplit(url).scheme not in {"postgresql", "postgres", "postgresql+psycopg"}:
-                yield f"{env_name(url_field)} must be a postgresql:// URL"
-        for port_field in ("api_port", "sandbox_port"):
-            if not 0 < getattr(self, port_field) < 65536:
-                yield f"{env_name(port_field)} must be between 1 and 65535"
-        for port_field in ("api_metrics_port", "worker_metrics_port"):
-            if not 0 <= getattr(self, port_field) < 65536:
-                yield f"{env_name(port_field)} must be between 0 (off) and 65535"
-        if urlsplit(self.upstream_url).scheme not in {"http", "https"}:
-            yield f"{env_name('upstream_url')} must be an http:// or https:// URL"
-        positive = (
-            "db_pool_min",
-            "db_pool_max",
-            "db_wait_timeout",
-            "api_shutdown_timeout",
-            "api_workers",
-            "default_limit_minute",
-            "default_limit_day",
-            "max_body_bytes",
-            "api_max_request_line_bytes", "api_max_header_bytes", "api_max_head_bytes",
-            "api_head_timeout", "api_body_timeout", "api_keep_alive_timeout", "api_max_connections",
-            "upstream_connect_timeout",
-            "upstream_read_timeout",
-            "upstream_max_attempts",
-            "upstream_concurrency_per_account",
-            "upstream_breaker_failures",
-            "upstream_live_deadline",
-        )
-        for name in positive:
-            if getattr(self, name) <= 0:
-                yield f"{env_name(name)} must be greater than 0"
-        for rate in ("sandbox_error_rate", "sandbox_rate_limit_rate", "sandbox_timeout_rate", "sandbox_truncate_rate"):
-            if not 0.0 <= getattr(self, rate) <= 1.0:
-                yield f"{env_name(rate)} must be between 0 and 1"
-        for name in ("feed_window_max_days", "chart_window_max_days", "daily_window_max_days"):
-            if getattr(self, name) < DEFAULT_WINDOW_DAYS:
-                yield f"{env_name(name)} must be at least {DEFAULT_WINDOW_DAYS} (the default two-year window)"
+        for f in dataclasses.fields(Settings):  # self may be a namespace (from_env's check)
+            check = f.metadata["check"]
+            problem = check(getattr(self, f.name)) if check is not None else None
+            if problem is not None:
+                yield f"{env_name(f.name)} {problem}"
+        # Rules between settings.
         for part in ("api_max_request_line_bytes", "api_max_header_bytes"):
             if getattr(self, part) > self.api_max_head_bytes:
                 yield f"{env_name(part)} must not exceed {env_name('api_max_head_bytes')}"
         if self.db_pool_min > self.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
-        for name in ("sync_intervals", "sync_lookbacks", "sync_lookback_intervals"):
-            try:
-                parse_durations(getattr(self, name))
-            except ValueError as exc:
-                yield f"{env_name(name)}: {exc}"
-        if self.sync_clock not in {"system", "sandbox"}:
-            yield f"{env_name('sync_clock')} must be system or sandbox"
-        for name in ("sync_lease_seconds", "sync_page_size", "sync_prefetch_pages",
-                     "sync_tick_seconds", "sync_poll_seconds", "sync_worker_concurrency",
-                     "sync_backfill_slice_seconds", "sync_retry_max_seconds"):
-            if getattr(self, name) <= 0:
-                yield f"{env_name(name)} must be greater than 0"
-        for name in ("events_retention_days", "webhook_log_retention_days", "webhook_retry_hours",
-                     "webhook_connect_timeout", "webhook_timeout", "webhook_concurrency",
-                     "webhook_poll_seconds", "webhook_max_answer_bytes", "export_batch_rows"):
-            if getattr(self, name) <= 0:
-                yield f"{env_name(name)} must be greater than 0"
-        for name in ("backfill_requests_per_second", "sync_upstream_rps", "default_credits", "status_cache_seconds"):
-            if getattr(self, name) < 0:
-                yield f"{env_name(name)} must not be negative"
         keys = secret_key_list(self.secret_keys)
         for position, key in enumerate(keys, start=1):
             if not is_fernet_key(key):  # by position: the value itself is never shown
                 yield (f"{env_name('secret_keys')}: key {position} of {len(keys)} is not a Fernet key "
                        "(44 characters of url-safe base64; `relay secrets generate-key` prints one)")
-        if self.log_level is not None and self.log_level.upper() not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-            yield f"{env_name('log_level')} must be DEBUG, INFO, WARNING, ERROR or CRITICAL"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,24 @@ def test_a_new_organization_gets_the_default_credits_and_a_negative_default_is_r
     assert Settings.from_env({"RELAY_DEFAULT_CREDITS": "0"}).default_credits == 0
     with pytest.raises(SettingsError, match="RELAY_DEFAULT_CREDITS must not be negative"):
         Settings.from_env({"RELAY_DEFAULT_CREDITS": "-5"})
+
+
+#: Numbers any value of which is meaningful (a seed, an epoch that may be unset).
+UNBOUNDED_NUMBERS = {"sandbox_seed", "sandbox_epoch"}
+
+
+def test_every_number_setting_declares_the_rule_its_value_keeps() -> None:
+    """A count, a size, a rate or a time without a rule would let 0 or a negative value
+    through to whatever it bounds."""
+    unruled = [
+        f.name for f in dataclasses.fields(Settings)
+        if f.type in {"int", "float", "int | None", "float | None"}
+        and f.metadata["check"] is None and f.name not in UNBOUNDED_NUMBERS
+    ]
+    assert unruled == []
+
+
+@pytest.mark.parametrize("name", ["sync_page_size", "webhook_max_answer_bytes", "api_max_connections"])
+def test_a_rule_declared_on_a_setting_refuses_a_value_it_breaks(name: str) -> None:
+    with pytest.raises(SettingsError, match=f"RELAY_{name.upper()} must be greater than 0"):
+        Settings.from_env({f"RELAY_{name.upper()}": "0"})
