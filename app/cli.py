@@ -131,7 +131,7 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
         port=port,
         workers=workers or settings.api_workers,
         # Named, not "auto": with --workers N on asyncio's own loop every response waited
-        # ~40 ms for a delayed ACK (Nagle left on; docs/benchmarks.md, "Server stack").
+        # ~40 ms for a delayed ACK (Nagle left on; docs/benchmarks-history.md, "Server stack").
         loop="uvloop",
         # httptools, with the limits of app/edge.py; and the keep-alive timeout.
         **uvicorn_options(settings),

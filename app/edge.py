@@ -1,6 +1,6 @@
 """The API's HTTP edge: what one connection may send, and for how long, before the app sees it.
 
-``relay serve`` runs uvicorn with uvloop and httptools (docs/benchmarks.md, "Server stack").
+``relay serve`` runs uvicorn with uvloop and httptools (docs/benchmarks-history.md, "Server stack").
 httptools bounds nothing: it gathers a header value (and uvicorn the request target) by
 appending each piece a read delivers, so the cost of one huge header grows with the square of
 its size, and uvicorn sets no size limit for that parser and no deadline on a head or a body

@@ -1,5 +1,5 @@
 """Peak memory of `relay export` over 1,000,000 earnings rows (embedded PostgreSQL, run by hand;
-results in docs/benchmarks.md): python bench/export_memory.py"""
+results in docs/benchmarks-history.md): python bench/export_memory.py"""
 import subprocess, sys, tempfile, os, time
 from pathlib import Path
 import psycopg

@@ -28,6 +28,7 @@ from bench.common import bench_database, bench_server
 from bench.config import CASES, SERVING_CASES, BenchConfig
 from bench.freshness import case_g
 from bench.procs import Processes
+from bench.latest import refresh as refresh_latest
 from bench.report import Row, append_section, summary, table
 from bench.serving import case_a, case_b, case_c, case_e, case_f
 from bench.stack import Stack, start_sandbox
@@ -101,6 +102,7 @@ def main() -> int:
     print(f"\n## {heading}\n\n" + "\n".join(f"- {f}" for f in run_facts) + "\n\n" + body, flush=True)
     if append:
         append_section(RESULTS, heading, run_facts, body)
+        refresh_latest(RESULTS)
         print(f"\nbench: appended to {RESULTS}")
     return 1 if any(row.failed for row in rows) else 0
 

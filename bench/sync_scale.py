@@ -31,7 +31,7 @@ process runs in a group of its own and is stopped on exit, on an error, on Ctrl-
 SIGTERM. Each worker count's section is printed as soon as it is measured, and the raw
 figures go to ``DIR/results.json``.
 
-Results: docs/benchmarks.md ("Sync at scale").
+Results: docs/benchmarks-history.md ("Sync at scale").
 """
 
 from __future__ import annotations

@@ -104,3 +104,37 @@ def test_the_configuration_reads_quick_mode_and_case_selection():
     assert quick.earnings_rows < full.earnings_rows and quick.seconds < full.seconds
     with pytest.raises(ValueError, match="unknown case"):
         BenchConfig.from_env({"BENCH_CASES": "a,z"})
+
+
+def _run(date: str, cases: str, commit: str, rows: list[str], mode: str = "full") -> str:
+    table = "\n".join(["| case | measure | median | spread (min–max of rounds) | target | result |",
+                       "|---|---|---|---|---|---|", *rows])
+    return (f"\n## make bench, {date} UTC, cases {cases}\n\n- machine: 2 cores\n"
+            f"- code: {commit}; mode: {mode}, 3 rounds of 5 s per wrk run; run took 1.0 min\n\n{table}\n")
+
+
+def test_the_latest_table_shows_each_case_from_the_newest_full_run_that_measured_it(tmp_path):
+    from bench.latest import END, START, refresh
+
+    doc = tmp_path / "benchmarks.md"
+    doc.write_text(
+        f"# Benchmarks\n\n{START}\nstale\n{END}\n\n# Results\n"
+        + _run("2026-01-01 10:00", "a,b", "aaa1111", ["| a | store / minimal | 0.90 | 0.8–1.0 | >= 0.7 | pass |",
+                                                        "| b | gate cost | 12% | 10%–14% | <= 15% | pass |"])
+        + _run("2026-01-02 10:00", "b", "bbb2222", ["| b | gate cost | 9% | 8%–10% | <= 15% | pass |"])
+        + _run("2026-01-03 10:00", "a", "ccc3333", ["| a | store / minimal | 0.10 | 0.1–0.1 | >= 0.7 | **FAIL** |"],
+               mode="quick")
+        + "\n## A study beside the runs\n\n| a | not a run's row | x | y | z | w |\n"
+    )
+
+    refresh(doc)
+
+    text = doc.read_text()
+    block = text[text.index(START) + len(START):text.index(END)].strip().splitlines()
+    assert block[2:] == [
+        "| a | store / minimal | 0.90 | >= 0.7 | pass | 2026-01-01 10:00 UTC | aaa1111 |",
+        "| b | gate cost | 9% | <= 15% | pass | 2026-01-02 10:00 UTC | bbb2222 |",
+    ]
+    assert text.endswith("| a | not a run's row | x | y | z | w |\n")  # the journal is untouched
+    refresh(doc)
+    assert doc.read_text() == text  # rebuilding twice changes nothing

@@ -16,9 +16,8 @@ keeps the statement prepared on it. A statement the server refused because it wa
 the connection down (after a restart) surely did not commit and runs once more.
 
 Under concurrency (the previous batch held more than one request) a batch waits
-``linger`` seconds before it leaves, to take more requests along. Half a millisecond: a
-closed-loop client waits the linger on every request, and at 4 ms eight connections got a
-sixth of the minimal app's throughput on an idle machine (docs/benchmarks.md, 14:48 run).
+``linger`` seconds before it leaves, to take more requests along. It is kept short: a
+closed-loop client waits the linger on every request (measured: docs/benchmarks.md).
 Most requests no longer come here at all: the gatekeeper admits them from an allowance
 (``app.gate.keeper``).
 """

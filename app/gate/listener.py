@@ -1,6 +1,6 @@
 """What tells an API process that what its gate holds may be out of date.
 
-The gate keeps the keys and the accounts it has seen (``app.gate.gate``) so that most
+The gate keeps the keys and the accounts it has seen (``app.gate.keeper``) so that most
 requests cost no database work. Triggers on ``api_keys``, ``accounts`` and
 ``role_permissions`` (migration 0013) send ``NOTIFY relay_gate`` when they change; every
 API process listens on a connection of its own and forgets what it holds on each

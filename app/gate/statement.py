@@ -1,6 +1,6 @@
 """The gate statement: one SQL statement that meters a batch of requests.
 
-It runs only for what the process cannot answer from what it holds (``app.gate.gate``): a
+It runs only for what the process cannot answer from what it holds (``app.gate.keeper``): a
 key or an account it has not seen, or an organization whose allowance ran out. For each
 request of the batch, in one round trip and one transaction: authenticate the key (revoked
 keys and rotated keys past their expiry do not match); lock the organizations' rows (in id
@@ -204,7 +204,7 @@ class GateResult:
 
     The first fields are what every request gets, whether the process admitted it on its
     own or the statement did; the last ones (from ``key_hash`` on) are what the statement
-    also tells the process to keep (``app.gate.gate``), None when it did not run.
+    also tells the process to keep (``app.gate.keeper``), None when it did not run.
     """
 
     key_id: int | None

@@ -1,8 +1,8 @@
 """Store reads that concurrent requests share: one statement, one round trip, many pages.
 
 A page read costs the API process far more in the driver (sending the statement, waiting,
-converting the answer) than in the rows themselves: about 110 µs of CPU for one earnings
-page alone, against about 30 µs each when eight go together (docs/benchmarks.md). So a
+converting the answer) than in the rows themselves, and several pages sent together cost
+each a fraction of a lone one (measured: docs/benchmarks.md). So a
 read that many requests make at once -- the same statement for different accounts and
 cursors -- is written as one statement over a batch of items, and the requests of one
 process that arrive while a batch is in flight go together in the next one

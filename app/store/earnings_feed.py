@@ -113,8 +113,8 @@ def feed_statement(
 
 @functools.lru_cache(maxsize=256)
 def _feed_text(type_: str | None, tips_source: str | None, cursor: str, limit: int | None) -> str:
-    """The feed statement of one shape, rendered once: composing it on every request cost
-    about a tenth of the request (docs/benchmarks.md)."""
+    """The feed statement of one shape, rendered once: composing it per request was a
+    measurable part of the request (docs/benchmarks.md)."""
     return sql.SQL(_FEED_SQL).format(
         account=sql.Placeholder(),
         lane=_lane_filter(type_, tips_source),
