@@ -7,72 +7,11 @@ credentials) are never listed.
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import date, datetime
 
 import click
-import psycopg
 
+from app.commands import admin_connection, emit, json_option, pass_settings
 from app.settings import Settings, parse_duration
-
-pass_settings = click.make_pass_decorator(Settings)
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    return str(value)
-
-
-def emit(rows: list[dict] | dict, as_json: bool, columns: Sequence[str] | None = None) -> None:
-    """Print rows as JSON (``--json``) or as an aligned table of ``columns``."""
-    if as_json:
-        json.dump(rows, sys.stdout, indent=2, default=_plain)
-        sys.stdout.write("\n")
-        return
-    if isinstance(rows, dict):
-        width = max(map(len, rows))
-        for key, value in rows.items():
-            if not isinstance(value, list):
-                click.echo(f"{key:<{width}}  {_cell(value)}")
-        return
-    if not rows:
-        click.echo("(none)")
-        return
-    columns = list(columns or rows[0])
-    cells = [[_cell(row[c]) for c in columns] for row in rows]
-    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
-    for r in cells:
-        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M:%S")
-    return str(value)
-
-
-@contextmanager
-def admin_connection(settings: Settings) -> Iterator[psycopg.Connection]:
-    """One autocommit connection for one admin command; refusals become CLI errors."""
-    from app.admin import AdminError
-    from app.db.embedded import resolve_database_url
-    from app.db.urls import plain_url
-
-    with psycopg.connect(plain_url(resolve_database_url(settings)), autocommit=True) as conn:
-        try:
-            yield conn
-        except AdminError as exc:
-            raise click.ClickException(str(exc)) from exc
-
 
 @click.group()
 def orgs() -> None:
@@ -144,7 +83,7 @@ def accounts() -> None:
 def accounts_connect(settings: Settings, org: str, account_id: int, token: str, label: str | None) -> None:
     """Link an upstream account and its credential to an organization."""
     from app.admin import connect_account
-    from app.crypto.cli import cli_keyring
+    from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
     with admin_connection(settings) as conn:
@@ -275,7 +214,7 @@ def accounts_reconnect(settings: Settings, account_id: int, token: str) -> None:
     """Give ACCOUNT_ID a new upstream credential (after the upstream rejected the old one);
     its sync resumes at once."""
     from app.admin import reconnect_account
-    from app.crypto.cli import cli_keyring
+    from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
     with admin_connection(settings) as conn:

@@ -13,8 +13,8 @@ from importlib.metadata import entry_points
 
 import click
 
-from app.admin_cli import ADMIN_GROUPS, admin_connection
-from app.crypto.cli import cli_keyring
+from app.admin_cli import ADMIN_GROUPS
+from app.commands import admin_connection, cli_keyring, pass_settings
 from app.crypto.cli import secrets as secrets_group
 from app.settings import Settings, SettingsError
 
@@ -76,7 +76,6 @@ def load_settings() -> Settings:
         raise click.ClickException(str(exc)) from exc
 
 
-pass_settings = click.make_pass_decorator(Settings)
 
 
 @click.group(cls=RelayGroup)

@@ -46,7 +46,7 @@ def _settings(ctx: click.Context) -> Settings:
 def _setup(ctx: click.Context, process: str = "cli", **overrides) -> Settings:
     """The settings (with ``overrides``) and the process's logging, for a command that runs
     sync tasks: it stops here, in one line, when the credentials' keys are missing."""
-    from app.crypto.cli import cli_keyring
+    from app.commands import cli_keyring
     from app.logging import configure_logging
 
     settings = _settings(ctx)

@@ -8,23 +8,10 @@ import socket
 
 import click
 
-from app.admin_cli import admin_connection
-from app.crypto.keyring import Keyring, SecretsError, keyring_for
+from app.commands import admin_connection, cli_keyring, pass_settings
 from app.settings import Settings
 
 logger = logging.getLogger(__name__)
-
-pass_settings = click.make_pass_decorator(Settings)
-
-
-def cli_keyring(settings: Settings) -> Keyring:
-    """The settings' keys, or the command stops with the one-line reason (no key configured
-    for a configured database, a bad key file)."""
-    try:
-        return keyring_for(settings)
-    except SecretsError as exc:
-        raise click.ClickException(str(exc)) from None
-
 
 @click.group()
 def secrets() -> None:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import click
 
-from app.cli import admin_connection, load_settings
-from app.crypto.cli import cli_keyring
+from app.cli import load_settings
+from app.commands import admin_connection, cli_keyring
 from app.settings import Settings
 from app.webhooks import endpoints
 
