@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the whole stack on an embedded PostgreSQL, with a demo API key
 #   make test   the test suite (TEST_DATABASE_URL if set, else an embedded PostgreSQL)
+#   make test-fast  the same without the slow end-to-end tests
 # Dependencies install from the lock files in requirements/ (exact versions and hashes, from
 # PyPI): `make lock` refreshes them after a change of pyproject.toml's dependencies.
 PYTHON ?= python3
@@ -12,7 +13,7 @@ DEV_LOCK   := requirements/dev.lock
 # What the container image installs: the dependencies only.
 IMAGE_LOCK := requirements/image.lock
 
-.PHONY: install run test bench clean browser lock citus
+.PHONY: install run test test-fast bench clean browser lock citus
 
 $(STAMP): pyproject.toml $(DEV_LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +27,17 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/relay demo
 
+# The suite runs in TEST_WORKERS processes (pytest-xdist): each has its own database and
+# sandbox; the Citus cluster's tests share one process. test-fast leaves out the tests marked
+# slow (processes started and killed, long end-to-end runs).
+TEST_WORKERS ?= 4
+PYTEST_PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
+
 test: $(STAMP) browser citus
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
+
+test-fast: $(STAMP)
+	$(BIN)/pytest $(PYTEST_PARALLEL) -m "not slow"
 
 # The /status page test drives Debian's headless chromium; installed here when missing and
 # run as root (CI), else that one test is skipped with the reason.

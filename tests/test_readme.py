@@ -41,4 +41,5 @@ def test_ci_runs_exactly_the_readme_test_command_and_it_runs_the_suite() -> None
     # `make test` runs pytest over the whole suite (pyproject's testpaths), not a subset.
     makefile = ROOT.joinpath("Makefile").read_text()
     recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
-    assert [line.strip() for line in recipe.splitlines()[1:]] == ["$(BIN)/pytest"]
+    assert [line.strip() for line in recipe.splitlines()[1:]] == ["$(BIN)/pytest $(PYTEST_PARALLEL)"]
+    assert "-m" not in makefile.split("PYTEST_PARALLEL :=", 1)[1].split("\n", 1)[0]
