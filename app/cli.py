@@ -179,15 +179,20 @@ def db() -> None:
 @click.argument("role")
 @click.option("--password", default=None, help="Create ROLE able to log in with this password "
               "(default: a NOLOGIN group role to grant to analysts' own roles).")
+@click.option("--org", default=None, help="Organization name or id: ROLE reads only its accounts' rows "
+              "(row-level security). Default: every organization's.")
 @pass_settings
-def db_grant_readonly(settings: Settings, role: str, password: str | None) -> None:
-    """Create (if missing) a read-only ROLE for analysts: SELECT on the synced tables and views."""
-    from app.db.readonly import ANALYST_RELATIONS, grant_readonly
+def db_grant_readonly(settings: Settings, role: str, password: str | None, org: str | None) -> None:
+    """Create (or update) a read-only ROLE for analysts: SELECT on the synced tables and views."""
+    from app.admin import organization_id
+    from app.db.readonly import analyst_relations, grant_readonly
 
     with admin_connection(settings) as conn:
-        created = grant_readonly(conn, role, password=password)
-    verb = "created" if created else "updated"
-    click.echo(f"role {role} {verb}: read-only, SELECT on {', '.join(ANALYST_RELATIONS)}")
+        scope = None if org is None else organization_id(conn, org)
+        granted = grant_readonly(conn, role, password=password, organization_id=scope)
+    verb = "created" if granted.created else "updated"
+    rows = "every organization's rows" if scope is None else f"organization {org}'s rows only (id {scope})"
+    click.echo(f"role {role} {verb}: read-only, {rows}; SELECT on {', '.join(analyst_relations())}")
 
 
 for _group in ADMIN_GROUPS:

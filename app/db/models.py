@@ -26,6 +26,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
+from app.db.tenancy import per_account
 
 ACCOUNT_STATUSES = ("active", "paused", "credentials_rejected")
 
@@ -178,6 +179,11 @@ class SyncState(Base):
     """Where the sync of one (account, resource) stands, and what the store covers."""
 
     __tablename__ = "sync_state"
+    # Analysts read what the sync_coverage view shows (migration 0015), not the cursor.
+    __table_args__ = {"info": per_account(analyst_columns=(
+        "account_id", "resource", "coverage_start", "coverage_end", "last_success_at",
+        "last_error", "last_error_at",
+    ))}
 
     account_id: Mapped[int] = mapped_column(
         BigInteger, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
@@ -221,3 +227,18 @@ class SyncRun(Base):
         ),
         Index(None, "account_id", "resource", "started_at"),
     )
+
+
+class AnalystRole(Base):
+    """A PostgreSQL role made by ``relay db grant-readonly``: which organization's rows it
+    reads (NULL: every organization's). Row-level security reads this table
+    (``app/db/tenancy.py``); a role not in it reads no per-account row."""
+
+    __tablename__ = "analyst_roles"
+
+    role_name: Mapped[str] = mapped_column(Text, primary_key=True)
+    organization_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = created_at_column()
+    updated_at: Mapped[datetime] = created_at_column()

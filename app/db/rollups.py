@@ -20,10 +20,12 @@ from sqlalchemy import BigInteger, Date, Numeric, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
+from app.db.tenancy import per_account
 
 
 class EarningsDaily(Base):
     __tablename__ = "earnings_daily"
+    __table_args__ = {"info": per_account()}
 
     account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
@@ -37,6 +39,7 @@ class EarningsDaily(Base):
 
 class PostsCounters(Base):
     __tablename__ = "posts_counters"
+    __table_args__ = {"info": per_account()}
 
     account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     # Visible posts: neither archived nor private-archived.

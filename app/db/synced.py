@@ -42,10 +42,16 @@ from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
+from app.db.tenancy import per_account
 
 
 class SyncedRow:
-    """The bookkeeping columns every synced table ends with."""
+    """The bookkeeping columns every synced table ends with, and its per-account declaration
+    (``app/db/tenancy.py``: analysts' row-level security, the Citus distribution column)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)  # maps the class: its __table__ exists after this
+        cls.__table__.info.update(per_account())
 
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
     first_seen_at: Mapped[datetime] = mapped_column(server_default=func.now())
