@@ -68,7 +68,8 @@ _FUNCTIONS = {
 
 _SYNC_COVERAGE = """
     SELECT account_id, resource, coverage_start, coverage_end, last_success_at,
-           greatest(now() - coverage_end, interval '0') AS lag,
+           -- NULL before the first complete pass (greatest() alone would make it 0).
+           CASE WHEN coverage_end IS NOT NULL THEN greatest(now() - coverage_end, interval '0') END AS lag,
            last_error, last_error_at
     FROM sync_state
 """

@@ -64,6 +64,9 @@ def test_set_role_to_an_org_role_reads_its_earnings_and_coverage_only(db, two_or
         coverage = db.execute("SELECT account_id, resource, coverage_end, lag FROM sync_coverage ORDER BY 1").fetchall()
         assert [(r[0], r[1], r[2]) for r in coverage] == [(i, "earnings", at) for i in sorted(a.accounts)]
         assert all(r[3] > timedelta(0) for r in coverage)
+    db.execute("UPDATE sync_state SET coverage_start = NULL, coverage_end = NULL")
+    with as_role(db, a.role):
+        assert {r[0] for r in db.execute("SELECT lag FROM sync_coverage")} == {None}  # never covered: no lag
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             db.execute("SELECT cursor FROM sync_state")
 
