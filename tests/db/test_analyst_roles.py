@@ -8,8 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from click.testing import CliRunner
 from psycopg import sql
 
+from app.cli import main
 from app.db.metadata import metadata
 from app.db.readonly import ANALYST_VIEWS, analyst_relations, analyst_tables
 from app.db.synced import SyncedRow
@@ -138,3 +140,11 @@ def test_the_owners_plans_carry_no_policy_and_an_analysts_do(db, two_organizatio
     for table in analyst_tables():
         plan = "\n".join(r[0] for r in db.execute(sql.SQL("EXPLAIN (VERBOSE) SELECT * FROM {}").format(sql.Identifier(table.name))))
         assert "analyst_" not in plan, table.name
+
+
+def test_an_unknown_organization_is_refused_and_no_role_is_made(db, database_url, monkeypatch):
+    monkeypatch.setenv("RELAY_DATABASE_URL", database_url)
+    role = f"analysts_{uuid.uuid4().hex[:8]}"
+    result = CliRunner().invoke(main, ["db", "grant-readonly", role, "--org", "no-such-org"])
+    assert result.exit_code != 0 and "no organization 'no-such-org'" in result.output
+    assert db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone() is None
