@@ -6,7 +6,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from litestar import Litestar
+from litestar import Litestar, Router
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
@@ -19,6 +19,7 @@ from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
 from app.gate.state import GateRuntime
+from app.html_headers import DOCS_CSP, page_headers
 from app.logging import configure_logging
 from app.request_context import add_request_id_header, request_middleware
 from app.routes import route_handlers
@@ -38,12 +39,13 @@ fails). 401, 429, 5xx and requests the client gives up cost 0 credits; everythin
 
 
 def openapi_config() -> OpenAPIConfig:
-    """The schema at /docs/openapi.json and the interactive page at /docs (no key needed)."""
+    """The schema at /docs/openapi.json and the interactive page at /docs (no key needed),
+    with the HTML pages' security headers (``app.html_headers``)."""
     return OpenAPIConfig(
         title="Creator Relay API",
         version="1",
         description=API_DESCRIPTION,
-        path="/docs",
+        openapi_router=Router(path="/docs", route_handlers=[], response_headers=page_headers(DOCS_CSP)),
         render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
         components=Components(
             security_schemes={

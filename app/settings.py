@@ -125,6 +125,14 @@ class Settings:
         10.0, "GET /status reuses an organization's sync rows and chart this long per API process "
         "(seconds): one read per organization in that time. 0: read on every view.", float, check=rules.non_negative,
     )
+    status_session_seconds: int = _setting(
+        900, "A browser's sign-in to GET /status (an admin key entered on its sign-in page) lasts "
+        "this long (seconds); revoking or expiring the key ends it at once.", int, check=rules.positive,
+    )
+    status_cookie_secure: bool = _setting(
+        False, "Mark the /status session cookie Secure even when the API itself is reached over "
+        "plain HTTP (set behind a TLS-terminating proxy); over https it is always Secure.", boolean,
+    )
 
     # Limits at the edge (app/edge.py; how to size them: docs/operations.md).
     api_max_request_line_bytes: int = _setting(8192, "Longest request line (method, path with "

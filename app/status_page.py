@@ -1,7 +1,10 @@
-"""The status page's HTML: a sync table and a 90-day earnings chart, rendered on the server.
+"""The status page's HTML: a sync table and a 90-day earnings chart, rendered on the server,
+and the sign-in page a browser gets without a key.
 
-No template engine and no script: plain HTML with escaped values and an inline SVG bar chart
-(one bar per UTC day, a scale on the left, dates under the first and last bars).
+No template engine, no script and no inline style attribute: plain HTML with escaped values,
+one ``<style>`` block (allowed by its hash in the pages' Content-Security-Policy,
+``app.html_headers``) and an inline SVG bar chart (one bar per UTC day, a scale on the left,
+dates under the first and last bars).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from datetime import datetime
 from decimal import Decimal
 from html import escape
 
+from app.html_headers import page_headers, style_csp
 from app.store.status import DayEarnings, SyncRow, Viewer
 
 CHART_W, CHART_H, MARGIN_L, MARGIN_B = 900, 220, 70, 24
@@ -20,9 +24,13 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1b1f24}
 h1{font-size:20px;margin:0 0 4px} h2{font-size:16px;margin:24px 0 8px}
 table{border-collapse:collapse;width:100%} th,td{padding:4px 8px;border-bottom:1px solid #d8dee4;text-align:left}
 th{background:#f3f5f7} td.num{text-align:right} .err{color:#b42318} .ok{color:#067647}
-.bar{display:inline-block;width:80px;height:8px;background:#e4e7ec;vertical-align:middle}
-.bar span{display:block;height:8px;background:#1570ef}
+progress{width:80px;height:8px;vertical-align:middle}
+form.out{float:right} label{display:block;margin:16px 0 4px} input{font:inherit;width:36em;max-width:100%}
+button{font:inherit;margin-top:8px}
 """
+
+#: Headers of every status and sign-in page (never cached: they show one organization).
+HEADERS = {**page_headers(style_csp(_STYLE)), "Cache-Control": "no-store"}
 
 
 def when(value: datetime | None) -> str:
@@ -42,8 +50,7 @@ def _backfill(row: SyncRow) -> str:
     fraction = row.backfill_fraction
     if fraction is None:
         return "complete" if row.coverage_start is not None else "-"
-    percent = f"{fraction * 100:.0f}%"
-    return f'<span class="bar"><span style="width:{percent}"></span></span> {percent}'
+    return f'<progress value="{fraction:.3f}" max="1"></progress> {fraction * 100:.0f}%'
 
 
 def _sync_row(row: SyncRow) -> str:
@@ -93,7 +100,10 @@ def earnings_chart(days: Sequence[DayEarnings]) -> str:
     return "".join(parts)
 
 
-def render(viewer: Viewer, rows: Sequence[SyncRow], days: Sequence[DayEarnings], generated: datetime) -> str:
+def render(
+    viewer: Viewer, rows: Sequence[SyncRow], days: Sequence[DayEarnings], generated: datetime, *, session: bool = False
+) -> str:
+    """The page; ``session``: viewed through a sign-in session (it offers to sign out)."""
     accounts = len({r.account_id for r in rows})
     failing = sum(1 for r in rows if r.last_error)
     total = sum((d.net for d in days), Decimal(0))
@@ -106,11 +116,33 @@ def render(viewer: Viewer, rows: Sequence[SyncRow], days: Sequence[DayEarnings],
 <html lang="en"><head><meta charset="utf-8"><title>Creator Relay status: {escape(viewer.organization)}</title>
 <style>{_STYLE}</style></head>
 <body>
-<h1>Creator Relay status</h1>
+{_SIGN_OUT if session else ""}<h1>Creator Relay status</h1>
 <p>Organization <strong>{escape(viewer.organization)}</strong>: {accounts} accounts,
 {len(rows)} synced resources, {failing} with errors. Generated {when(generated)}.</p>
 <h2>Sync</h2>
 <table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>
 <h2>Net earnings, last {len(days)} days (total {total:,.2f})</h2>
 {earnings_chart(days)}
+</body></html>"""
+
+
+_SIGN_OUT = '<form class="out" method="post" action="/status/sign-out"><button type="submit">Sign out</button></form>\n'
+
+
+def sign_in_page(message: str | None, session_minutes: int) -> str:
+    """The form an admin key is entered in (posted to ``POST /status``); ``message``: why the
+    last attempt or session did not open the page."""
+    note = f'<p class="err">{escape(message)}</p>\n' if message else ""
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Creator Relay status: sign in</title>
+<style>{_STYLE}</style></head>
+<body>
+<h1>Creator Relay status</h1>
+{note}<form method="post" action="/status">
+<label for="key">Admin API key</label>
+<input id="key" name="key" type="password" autocomplete="off" spellcheck="false" required>
+<br><button type="submit">Sign in</button>
+</form>
+<p>The page shows the key's organization. This browser then keeps a session for
+{session_minutes} minutes (a cookie, not the key); revoking the key ends it.</p>
 </body></html>"""

@@ -119,6 +119,19 @@ class ApiKey(Base):
     last_used_at: Mapped[datetime | None]
 
 
+class StatusSession(Base):
+    """A browser's sign-in to ``GET /status`` (app/routes/status.py): the digest of the
+    session cookie's random value, the admin key it was opened with, and its end. Each view
+    checks the key as it is now, so revoking or expiring the key ends its sessions at once."""
+
+    __tablename__ = "status_sessions"
+
+    token_hash: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
+    api_key_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("api_keys.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = created_at_column()
+    expires_at: Mapped[datetime]
+
+
 class Account(Base):
     """A connected upstream account: the upstream numeric id, owned by one organization."""
 

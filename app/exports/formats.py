@@ -19,7 +19,8 @@ import pyarrow.parquet as pq
 
 from app.exports.columns import columns_of, schema_of
 
-FORMATS = {"csv": "text/csv; charset=utf-8", "parquet": "application/vnd.apache.parquet"}
+#: Media types without a charset: Litestar adds ``; charset=utf-8`` to every ``text/`` type.
+FORMATS = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet"}
 
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").

@@ -17,11 +17,12 @@ from psycopg.rows import class_row
 #: The key (not revoked, not past a rotation's expiry), and the view counted in its
 #: organization's minute window while that has room: no credit, no day window (like the
 #: gate statement, a window that has ended counts from 0, and windows never go back).
+#: ``{key}`` picks the key: by its digest, or through a sign-in session that has not ended.
 _VIEWER_SQL = """
 WITH viewer AS (
     SELECT k.id AS key_id, k.organization_id, o.name AS organization, k.role
     FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-    WHERE k.key_hash = %s AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
+    WHERE {key} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())
 ),
 counted AS (
     UPDATE organizations o SET
@@ -36,6 +37,10 @@ SELECT v.key_id, v.organization_id, v.organization, v.role, c.id IS NOT NULL AS 
        extract(epoch FROM coalesce(c.at, now()))::float8 AS at
 FROM viewer v LEFT JOIN counted c ON c.id = v.organization_id
 """
+_KEY_VIEWER_SQL = _VIEWER_SQL.format(key="k.key_hash = %s")
+_SESSION_VIEWER_SQL = _VIEWER_SQL.format(
+    key="k.id = (SELECT api_key_id FROM status_sessions WHERE token_hash = %s AND expires_at > now())"
+)
 
 _SYNC_SQL = """
 SELECT a.id AS account_id, a.label, a.status AS account_status,
@@ -142,8 +147,18 @@ class DayEarnings:
 
 async def viewer(conn: AsyncConnection, key_hash: bytes) -> Viewer | None:
     """The key's viewer (None: no such key), its view counted if the minute window has room."""
+    return await _viewer(conn, _KEY_VIEWER_SQL, key_hash)
+
+
+async def session_viewer(conn: AsyncConnection, token_hash: bytes) -> Viewer | None:
+    """The viewer of a sign-in session (None: no such session, it ended, or its key was
+    revoked or expired), its view counted like ``viewer``'s."""
+    return await _viewer(conn, _SESSION_VIEWER_SQL, token_hash)
+
+
+async def _viewer(conn: AsyncConnection, sql: str, digest: bytes) -> Viewer | None:
     async with conn.cursor(row_factory=class_row(Viewer)) as cursor:
-        await cursor.execute(_VIEWER_SQL, (key_hash,))
+        await cursor.execute(sql, (digest,))
         return await cursor.fetchone()
 
 

@@ -56,9 +56,11 @@ def test_exports_neutralise_formulas_in_csv_and_keep_them_in_parquet(db, sync_se
 
     answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "csv"}, headers=auth(key))
     assert answer.status_code == 200, answer.text
+    assert answer.headers["content-type"] == "text/csv; charset=utf-8"  # one charset
     (row,) = [r for r in csv.DictReader(io.StringIO(answer.text)) if r["id"] == row_id]
     assert (row["status"], row["currency"], Decimal(row["net"])) == ("'=1+2", "'@SUM(A1)", Decimal("-12.50"))
 
     answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "parquet"}, headers=auth(key))
+    assert answer.headers["content-type"] == "application/vnd.apache.parquet"
     (row,) = [r for r in pq.read_table(io.BytesIO(answer.content)).to_pylist() if r["id"] == row_id]
     assert (row["status"], row["currency"], row["net"]) == ("=1+2", "@SUM(A1)", Decimal("-12.50"))

@@ -11,28 +11,11 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from litestar.testing import TestClient
 
 from tests.fixtures.api import auth, settle_ledger, usage
-from tests.gate.probe import probe_app
 
 GATED = "/v1/probe/global"
-
-
-@pytest.fixture
-def client_of(api_settings, db):
-    """``client_of(**settings)``: the probe app with those settings, closed after the test."""
-    opened: list[TestClient] = []
-
-    def open_client(**changes) -> TestClient:
-        client = TestClient(probe_app(api_settings.replace(**changes)), raise_server_exceptions=False)
-        opened.append(client.__enter__())
-        return opened[-1]
-
-    yield open_client
-    for client in opened:
-        client.__exit__(None, None, None)
 
 
 def windows_and_balance(db, org_id: int) -> tuple[int, int, int]:
