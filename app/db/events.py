@@ -83,8 +83,9 @@ class WebhookDelivery(Base):
     endpoint_id: Mapped[int] = mapped_column(
         BigInteger, ForeignKey("webhook_endpoints.id", ondelete="CASCADE")
     )
-    # events.id; no foreign key: events are pruned on their own schedule.
-    event_id: Mapped[int] = mapped_column(BigInteger)
+    # events.id; no foreign key: events are pruned on their own schedule. NULL: the attempt
+    # sent a `relay webhooks test` event (never stored).
+    event_id: Mapped[int | None] = mapped_column(BigInteger)
     attempt: Mapped[int] = mapped_column(Integer)
     status_code: Mapped[int | None] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(Text)

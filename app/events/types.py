@@ -7,6 +7,7 @@ names the last event a consumer has, as ``"<tx>.<id>"``; ``"0.0"`` is the beginn
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -72,4 +73,23 @@ def event_json(row: dict[str, Any]) -> dict[str, Any]:
         "occurred_at": occurred.astimezone(UTC).isoformat(),
         "cursor": str(Cursor(row["tx"], row["id"])),
         "data": row["payload"],
+    }
+
+
+#: The event ``relay webhooks test`` sends one endpoint at once: never stored, never in the
+#: feed, not one of ``EVENT_TYPES`` (an endpoint cannot subscribe to it; it always gets it).
+TEST_EVENT_TYPE = "webhook.test"
+
+
+def webhook_test_event(organization_id: int, endpoint_id: int) -> dict[str, Any]:
+    """A ``webhook.test`` event for ``endpoint_id``, shaped like ``event_json``'s (no account,
+    no feed position: ``cursor`` is null)."""
+    return {
+        "id": f"evt_{uuid.uuid4().hex}",
+        "type": TEST_EVENT_TYPE,
+        "organization_id": organization_id,
+        "account_id": None,
+        "occurred_at": datetime.now(UTC).isoformat(),
+        "cursor": None,
+        "data": {"endpoint_id": endpoint_id, "message": "a test event sent by `relay webhooks test`"},
     }

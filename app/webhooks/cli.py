@@ -1,15 +1,19 @@
-"""``relay webhooks add|list|disable|redeliver`` (plugged into ``relay`` by an entry point)."""
+"""``relay webhooks add|list|disable|redeliver|test`` (plugged into ``relay`` by an entry point)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 
 from app.cli import load_settings
-from app.commands import admin_connection, cli_keyring
+from app.commands import admin_connection, cli_keyring, emit, json_option
 from app.settings import Settings
 from app.webhooks import endpoints
+
+LIST_COLUMNS = ["id", "organization", "url", "events", "status", "failing_since", "last_delivered_at"]
 
 
 def _settings(ctx: click.Context) -> Settings:
@@ -46,16 +50,24 @@ def add(ctx: click.Context, org: str, url: str, types: str | None) -> None:
 
 @webhooks.command("list")
 @click.option("--org", default=None, help="Only this organization's endpoints.")
+@json_option
 @click.pass_context
-def list_(ctx: click.Context, org: str | None) -> None:
-    """The endpoints, their status and delivery state."""
+def list_(ctx: click.Context, org: str | None, as_json: bool) -> None:
+    """The endpoints, their status and delivery state.
+
+    With --json: every field as stored (event_types null: all)."""
     with _connection(ctx) as conn:
         rows = endpoints.list_endpoints(conn, org)
-    for row in rows:
-        types = ",".join(row["event_types"]) if row["event_types"] else "all"
-        state = row["status"] if row["status"] == "active" else f"disabled ({row['disabled_reason']})"
-        failing = f" failing since {row['failing_since']:%Y-%m-%d %H:%M:%S}" if row["failing_since"] else ""
-        click.echo(f"{row['id']}\t{row['organization']}\t{row['url']}\t{types}\t{state}{failing}")
+    emit(rows if as_json else [_listed(row) for row in rows], as_json, LIST_COLUMNS)
+
+
+def _listed(row: dict[str, Any]) -> dict[str, Any]:
+    """An endpoint as a table row: its event types or "all", why it is disabled."""
+    return {
+        **row,
+        "events": ",".join(row["event_types"]) if row["event_types"] else "all",
+        "status": row["status"] if row["status"] == "active" else f"disabled ({row['disabled_reason']})",
+    }
 
 
 @webhooks.command("disable")
@@ -79,3 +91,25 @@ def redeliver(ctx: click.Context, endpoint_id: int, since: datetime) -> None:
     with _connection(ctx) as conn:
         queued = endpoints.redeliver(conn, endpoint_id, since.replace(tzinfo=UTC))
     click.echo(f"webhook endpoint {endpoint_id}: {queued} events queued")
+
+
+@webhooks.command("test")
+@click.argument("endpoint_id", type=int)
+@click.pass_context
+def send_test_event(ctx: click.Context, endpoint_id: int) -> None:
+    """Send ENDPOINT_ID a signed webhook.test event now, as the dispatcher sends events; the
+    attempt goes in its delivery log. Exit 1 when it is not delivered (the reason is printed)."""
+    from app.webhooks.dispatcher import send_test
+
+    settings = _settings(ctx)
+    with _connection(ctx) as conn:
+        endpoint = endpoints.endpoint_to_test(conn, endpoint_id)
+        item, outcome = asyncio.run(send_test(settings, endpoint))
+        endpoints.log_test(conn, endpoint_id, outcome)
+    sent = f"webhook endpoint {endpoint_id}: webhook.test {item['id']} to {endpoint['url']}"
+    if not outcome["delivered"]:
+        reason = outcome["error"] or f"the receiver answered HTTP {outcome['status']} (2xx expected)"
+        raise click.ClickException(f"{sent} not delivered: {reason}")
+    click.echo(f"{sent} delivered: HTTP {outcome['status']} in {outcome['ms']} ms")
+    if endpoint["status"] != "active":
+        click.echo(f"(the endpoint is {endpoint['status']}: `relay webhooks redeliver` activates it again)", err=True)

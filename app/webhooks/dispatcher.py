@@ -28,7 +28,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from app.crypto.keyring import Keyring, UnreadableSecret, keyring_for
 from app.db.urls import plain_url
-from app.events.types import event_json
+from app.events.types import event_json, webhook_test_event
 from app.settings import Settings
 from app.webhooks import queue
 from app.webhooks.addresses import RefusedURL, checked_url
@@ -51,7 +51,7 @@ def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
 
 
 class Dispatcher:
-    def __init__(self, settings: Settings, pool: AsyncConnectionPool, worker: str) -> None:
+    def __init__(self, settings: Settings, pool: AsyncConnectionPool | None, worker: str) -> None:
         self.settings = settings
         self.pool = pool
         self.worker = worker
@@ -103,7 +103,7 @@ class Dispatcher:
                 attempts = endpoint["attempts"]
                 while events := await queue.next_events(conn, endpoint["id"], BATCH):
                     for event in events:
-                        outcome = await self._attempt(endpoint, event)
+                        outcome = await self._attempt(endpoint, event_json(event))
                         outcome["attempt"] = attempts + 1
                         if outcome["delivered"]:
                             attempts = 0
@@ -121,15 +121,16 @@ class Dispatcher:
         except Exception:
             logger.exception("webhook_delivery_crashed", extra={"endpoint": endpoint["id"]})
 
-    async def _attempt(self, endpoint: dict, event: dict) -> dict:
-        """One delivery attempt: its status code, error, duration and whether it delivered.
+    async def _attempt(self, endpoint: dict, item: dict) -> dict:
+        """One delivery attempt of the event ``item`` (its JSON form): its status code, error,
+        duration and whether it delivered.
         Whatever fails (the stored URL, the secret, DNS, a refused address, TLS, a timeout,
         an oversized answer) is this endpoint's failed attempt, logged and retried like any
         other, never an error of the dispatcher."""
         started = time.monotonic()
         status, error = None, None
         try:
-            status = await self._send(endpoint, event)
+            status = await self._send(endpoint, item)
         except OversizedAnswer as exc:
             status, error = exc.status, str(exc)
         except UnreadableSecret as exc:
@@ -145,10 +146,9 @@ class Dispatcher:
         delivered = error is None and status is not None and 200 <= status < 300
         return {"status": status, "error": error and error[:500], "ms": ms, "delivered": delivered}
 
-    async def _send(self, endpoint: dict, event: dict) -> int:
+    async def _send(self, endpoint: dict, item: dict) -> int:
         url = checked_url(endpoint["url"])  # again: a row may not have come from `webhooks add`
         secret = self.keyring.decrypt(endpoint["secret"])
-        item = event_json(event)
         body = json.dumps(item, separators=(",", ":")).encode()
         sent = headers(secret, item["id"], int(time.time()), body)
         async with asyncio.timeout(self.settings.webhook_timeout):
@@ -178,6 +178,17 @@ class Dispatcher:
                 if deleted[job] is not None:
                     logger.info("maintenance_pruned", extra={"job": job, "deleted": deleted[job]})
         return deleted
+
+
+async def send_test(settings: Settings, endpoint: dict) -> tuple[dict, dict]:
+    """A signed ``webhook.test`` event sent to ``endpoint`` (id, organization_id, url, secret)
+    at once, as the dispatcher sends every event (its client, addresses, signing, timeouts,
+    answer limit), outside the endpoint's queue: (the event, the attempt's outcome)."""
+    dispatcher = Dispatcher(settings, pool=None, worker="relay webhooks test")
+    item = webhook_test_event(endpoint["organization_id"], endpoint["id"])
+    async with dispatcher.http_client() as client:
+        dispatcher.client = client
+        return item, await dispatcher._attempt(endpoint, item)
 
 
 async def run_dispatcher(settings: Settings, database_url: str, worker: str, stopping: asyncio.Event) -> None:

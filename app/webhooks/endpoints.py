@@ -1,5 +1,5 @@
-"""Endpoint administration (``relay webhooks add|list|disable|redeliver``): plain SQL on one
-autocommit connection, like the other admin commands."""
+"""Endpoint administration (``relay webhooks add|list|disable|redeliver|test``): plain SQL on
+one autocommit connection, like the other admin commands."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from app.admin import AdminError
 from app.crypto.keyring import Keyring
 from app.events.types import EVENT_TYPES
 from app.webhooks.addresses import RefusedURL, checked_url, refused_now
+from app.webhooks.queue import LOG_ATTEMPT
 from app.webhooks.signing import new_secret
 
 
@@ -119,3 +120,21 @@ def redeliver(conn: psycopg.Connection, endpoint_id: int, since: datetime) -> in
         (endpoint_id,),
     ).fetchone()
     return queued
+
+
+def endpoint_to_test(conn: psycopg.Connection, endpoint_id: int) -> dict[str, Any]:
+    """What sending the endpoint a test event needs (id, organization_id, url, secret,
+    status), whatever its status."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        row = cur.execute(
+            "SELECT id, organization_id, url, secret, status FROM webhook_endpoints WHERE id = %s", (endpoint_id,)
+        ).fetchone()
+    if row is None:
+        raise AdminError(f"no webhook endpoint {endpoint_id}")
+    return row
+
+
+def log_test(conn: psycopg.Connection, endpoint_id: int, outcome: dict[str, Any]) -> None:
+    """The test event's attempt in the endpoint's delivery log (no event row: ``event_id``
+    NULL). It leaves the endpoint's queue, retries and disabling as they were."""
+    conn.execute(LOG_ATTEMPT, {**outcome, "endpoint": endpoint_id, "event": None, "attempt": 1})

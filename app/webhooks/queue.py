@@ -41,7 +41,8 @@ ORDER BY v.tx, v.id
 LIMIT %(limit)s
 """
 
-_LOG = """
+#: One attempt in the endpoint's delivery log (``event`` NULL: a ``relay webhooks test`` event).
+LOG_ATTEMPT = """
 INSERT INTO webhook_deliveries (endpoint_id, event_id, attempt, status_code, error, duration_ms, delivered)
 VALUES (%(endpoint)s, %(event)s, %(attempt)s, %(status)s, %(error)s, %(ms)s, %(delivered)s)
 """
@@ -84,7 +85,7 @@ async def next_events(conn: AsyncConnection, endpoint_id: int, limit: int) -> li
 
 async def delivered(conn: AsyncConnection, endpoint: int, event: dict, worker: str, attempt: dict, lease: float) -> None:
     async with conn.transaction():
-        await conn.execute(_LOG, {**attempt, "endpoint": endpoint, "event": event["id"], "delivered": True})
+        await conn.execute(LOG_ATTEMPT, {**attempt, "endpoint": endpoint, "event": event["id"], "delivered": True})
         await conn.execute(_DELIVERED, {"tx": event["tx"], "event": event["id"], "endpoint": endpoint,
                                         "worker": worker, "lease": lease})
 
@@ -94,7 +95,7 @@ async def failed(
 ) -> str | None:
     """Record a failed attempt and schedule the retry; the endpoint's status afterwards."""
     async with conn.transaction():
-        await conn.execute(_LOG, {**attempt, "endpoint": endpoint, "event": event["id"], "delivered": False})
+        await conn.execute(LOG_ATTEMPT, {**attempt, "endpoint": endpoint, "event": event["id"], "delivered": False})
         cur = await conn.execute(_FAILED, {"endpoint": endpoint, "worker": worker, "delay": delay,
                                            "give_up": give_up, "error": attempt["error"] or f"HTTP {attempt['status']}"})
         row = await cur.fetchone()
