@@ -122,6 +122,8 @@ def test_an_ended_session_signs_in_again_and_a_json_client_gets_401(client_of, d
 
     assert refused.status_code == 401 and refused.json()["code"] == "unauthenticated"
     assert page.status_code == 200 and is_sign_in_page(page)
+    # Ended sessions are deleted as new ones open.
+    assert sign_in(client, make_key(org)).status_code == 303 and sessions(db) == 1
 
 
 def test_signing_out_ends_the_session(client_of, db, org, make_key):
