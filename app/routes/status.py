@@ -55,14 +55,19 @@ def wants_html(request: Request) -> bool:
 
 def same_origin(headers: Mapping[str, str]) -> bool:
     """A form posted from this site, not from another one (so another site cannot sign a
-    browser in or out). Browsers send ``Origin`` on every POST, else ``Sec-Fetch-Site``; a
-    client that sends neither is not a browser and has no cookie of anyone else to use. The
-    host is compared (not the scheme: a TLS proxy may stand in front), so a proxy must pass
-    the ``Host`` header on."""
+    browser in or out). Browsers say where a request comes from in ``Sec-Fetch-Site``, which
+    no page can set; older ones send ``Origin`` (``null`` under the pages' ``no-referrer``
+    policy, where Chromium sends it beside ``Sec-Fetch-Site``), whose host must be ours: the
+    host is compared, not the scheme (a TLS proxy may stand in front), so a proxy must pass
+    the ``Host`` header on. A client that sends neither is not a browser: it has no cookie
+    of anyone else to use."""
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return site == "same-origin"
     origin = headers.get("origin")
-    if origin is not None:
-        return origin != "null" and urlsplit(origin).netloc == headers.get("host")
-    return headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+    if origin is None:
+        return True
+    return origin != "null" and urlsplit(origin).netloc == headers.get("host")
 
 
 def _page(html: str, status: int = 200, headers: Mapping[str, str] | None = None) -> Response[str]:

@@ -2,7 +2,9 @@
 Playwright) loads the page from a ``relay serve`` process with an admin key; the rendered text
 shows the synced account's coverage, lag, last run and backfill, the chart has one bar per
 day, and a screenshot is taken (written to docs/status.png with RELAY_UPDATE_DOCS_SCREENSHOT=1,
-so that a plain test run leaves the tree unchanged)."""
+so that a plain test run leaves the tree unchanged). A browser without a key signs in on the
+page's form, under the page's Content-Security-Policy, and is sent back to the form when its
+key is revoked."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app import admin
+from app.routes.status import COOKIE
 from sync.cli import run_until_idle
 from tests.fixtures.api import auth
 
@@ -34,15 +38,15 @@ def synced(db, sandbox, sync_settings, make_key, connect_account):
     other = db.execute("INSERT INTO organizations (name, limit_minute, limit_day) VALUES ('other', 1, 1) RETURNING id").fetchone()[0]
     connect_account(other, 720_002)
     db.execute("INSERT INTO sync_tasks (account_id, resource) VALUES (720002, 'earnings')")
-    return {"org": org, "account": account, "admin": make_key(org), "reader": make_key(org, "reader")}
+    return {"org": org, "account": account, "admin": make_key(org, full=True), "reader": make_key(org, "reader")}
 
 
 def test_the_status_page_answers_admin_keys_only(api_process, synced):
     api = api_process()
     assert httpx.get(f"{api.url}/status").status_code == 401
     assert httpx.get(f"{api.url}/status", headers=auth(synced["reader"])).json()["code"] == "forbidden"
-    page = httpx.get(f"{api.url}/status", headers=auth(synced["admin"]))
-    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    page = httpx.get(f"{api.url}/status", headers=auth(synced["admin"].secret))
+    assert page.status_code == 200 and page.headers["content-type"] == "text/html; charset=utf-8"  # one charset
     assert "720001" in page.text and "720002" not in page.text  # its own organization's only
 
 
@@ -59,7 +63,7 @@ def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_th
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = browser.new_page(
-                extra_http_headers=auth(synced["admin"]), viewport={"width": 1000, "height": 640}
+                extra_http_headers=auth(synced["admin"].secret), viewport={"width": 1000, "height": 640}
             )
             response = page.goto(f"{api.url}/status")
             assert response.status == 200
@@ -94,3 +98,38 @@ def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_th
     ).fetchone()[0]
     assert total > 0 and f"Net earnings, last 90 days (total {total:,.2f})" in text
     assert screenshot.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it as root)")
+def test_chromium_signs_in_with_an_admin_key_and_is_signed_out_when_it_is_revoked(api_process, synced, db):
+    from playwright.sync_api import sync_playwright
+
+    api = api_process()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = browser.new_context()
+            page = context.new_page()
+            refused: list[str] = []  # what the Content-Security-Policy blocked, if anything
+            page.on("console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None)
+
+            page.goto(f"{api.url}/status")
+            assert page.locator("input[name=key]").count() == 1
+            page.fill("input[name=key]", synced["admin"].secret)
+            with page.expect_navigation():
+                page.click("button[type=submit]")
+            signed_in_text = page.inner_text("body")
+            margin = page.evaluate("getComputedStyle(document.body).margin")  # the style block applies
+            (cookie,) = context.cookies()
+
+            admin.revoke_key(db, synced["admin"].id)
+            page.goto(f"{api.url}/status")
+            after_revoking = page.inner_text("body")
+        finally:
+            browser.close()
+
+    assert "Organization status-demo" in signed_in_text and "Sign out" in signed_in_text
+    assert margin == "24px" and refused == []
+    assert cookie["name"] == COOKIE and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert cookie["path"] == "/status" and synced["admin"].secret not in cookie["value"]
+    assert "your session has ended" in after_revoking and "Admin API key" in after_revoking
