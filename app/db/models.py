@@ -20,6 +20,7 @@ from sqlalchemy import (
     LargeBinary,
     SmallInteger,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -255,3 +256,79 @@ class AnalystRole(Base):
     )
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = created_at_column()
+
+
+class Schedule(Base):
+    """A backfill, reconcile or export that the workers run on a cron (``relay schedules``,
+    docs/sync.md "Schedules"). The row is also the lock of its runs: a worker claims a due
+    schedule with ``FOR UPDATE SKIP LOCKED`` and moves ``next_run_at`` in the same
+    transaction, so each due time runs once whatever the number of workers."""
+
+    __tablename__ = "schedules"
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    organization_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("organizations.id", ondelete="CASCADE"), index=True
+    )
+    # NULL: every active account of the organization (resource: every resource) at run time.
+    account_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("accounts.id", ondelete="CASCADE")
+    )
+    resource: Mapped[str | None] = mapped_column(Text)
+    action: Mapped[str] = mapped_column(Text)
+    cron: Mapped[str] = mapped_column(Text)
+    timezone: Mapped[str] = mapped_column(Text, server_default=text("'UTC'"))
+    # As given (a duration back from the due time, or a date); NULL: the action's default.
+    since: Mapped[str | None] = mapped_column(Text)
+    export_format: Mapped[str | None] = mapped_column(Text)
+    export_dir: Mapped[str | None] = mapped_column(Text)
+    paused: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # The next due time (upstream clock, RELAY_SYNC_CLOCK), always computed from "now".
+    next_run_at: Mapped[datetime]
+    # The due time whose run has not succeeded yet, and when it is tried (again).
+    pending_due_at: Mapped[datetime | None]
+    retry_at: Mapped[datetime | None]
+    failures: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    lease_owner: Mapped[str | None] = mapped_column(Text)
+    lease_expires_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = created_at_column()
+
+    __table_args__ = (
+        CheckConstraint("action IN ('backfill', 'reconcile', 'export')", name="known_action"),
+        CheckConstraint(
+            "(action = 'export') = (export_format IS NOT NULL AND export_dir IS NOT NULL)",
+            name="export_target",
+        ),
+        CheckConstraint("export_format IS NULL OR export_format IN ('csv', 'parquet')", name="known_format"),
+        Index(None, "next_run_at", postgresql_where=text("NOT paused")),
+    )
+
+
+class ScheduleRun(Base):
+    """One attempt at one due time of a schedule: what it did and how it ended."""
+
+    __tablename__ = "schedule_runs"
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    schedule_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("schedules.id", ondelete="CASCADE")
+    )
+    due_at: Mapped[datetime]
+    attempt: Mapped[int] = mapped_column(Integer)
+    worker: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(Text, server_default=text("'running'"))
+    started_at: Mapped[datetime] = created_at_column()
+    finished_at: Mapped[datetime | None]
+    rows_read: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    rows_changed: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    error: Mapped[str | None] = mapped_column(Text)
+    # The targets, and for exports each file with its window and rows.
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('running', 'succeeded', 'failed', 'abandoned')", name="known_status"
+        ),
+        # Each due time is run once: a second claim of it can only be a retry (attempt + 1).
+        UniqueConstraint("schedule_id", "due_at", "attempt"),
+    )
