@@ -79,3 +79,42 @@ async def refresh_store_gauges(conn: AsyncConnection) -> None:
         # No coverage yet (nothing synced): NaN, which Prometheus shows as "no value".
         COVERAGE_LAG.labels(resource, "worst").set(float("nan") if row["lag_worst"] is None else max(0.0, float(row["lag_worst"])))
         COVERAGE_LAG.labels(resource, "p95").set(float("nan") if row["lag_p95"] is None else max(0.0, float(row["lag_p95"])))
+
+
+SCHEDULE_RUNS = Counter(
+    "relay_schedule_runs",
+    "Scheduled runs (relay schedules) this worker finished, by action and outcome "
+    "(succeeded, failed).",
+    ["action", "outcome"],
+)
+SCHEDULE_RUN_SECONDS = Histogram(
+    "relay_schedule_run_duration_seconds",
+    "Duration of one scheduled run, by action.",
+    ["action"],
+    buckets=(0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600, 14400),
+)
+SCHEDULE_ROWS = Counter(
+    "relay_schedule_rows",
+    "Rows of scheduled runs, by action and kind (read: read from the upstream, or exported; "
+    "changed: inserted or updated).",
+    ["action", "kind"],
+)
+SCHEDULES_DUE = Gauge("relay_schedules_due", "Schedules whose due time has come and that nobody runs.", ["action"])
+SCHEDULES_FAILING = Gauge(
+    "relay_schedules_failing", "Schedules whose last run failed and that wait for a retry.", ["action"]
+)
+
+
+def record_schedule_run(action: str, outcome: str, seconds: float, read: int, changed: int) -> None:
+    SCHEDULE_RUNS.labels(action, outcome).inc()
+    SCHEDULE_RUN_SECONDS.labels(action).observe(seconds)
+    for kind, count in (("read", read), ("changed", changed)):
+        if count:
+            SCHEDULE_ROWS.labels(action, kind).inc(count)
+
+
+def set_schedule_gauges(rows: list[dict]) -> None:
+    """From ``sync.schedules.store.gauges``: one row per action that has schedules."""
+    for row in rows:
+        SCHEDULES_DUE.labels(row["action"]).set(row["due"])
+        SCHEDULES_FAILING.labels(row["action"]).set(row["failing"])

@@ -15,6 +15,7 @@ import signal
 import socket
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -29,10 +30,12 @@ from sync.budget import UpstreamBudget
 from sync.clock import upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
-from sync.metrics import refresh_store_gauges
+from sync.metrics import refresh_store_gauges, set_schedule_gauges
 from sync.pacing import backfill_pacer
 from sync.resources import REGISTRY
 from sync.scheduler import start_clock
+from sync.schedules import store as schedule_store
+from sync.schedules.runner import run_schedules
 
 logger = logging.getLogger(__name__)
 
@@ -81,6 +84,7 @@ class Worker:
         self._running: dict[uuid.UUID, asyncio.Task] = {}
         self._wake = asyncio.Event()
         self._metrics_server = None
+        self._clock = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -105,6 +109,7 @@ class Worker:
             metrics = self._serve_metrics()
             logger.info("worker_started", extra={"worker": self.name, "metrics_port": metrics})
             scheduler = None
+            self._clock = clock
             if self.enqueue or self.schedule:
                 await self._tick(pool)
             if self.schedule:
@@ -117,6 +122,8 @@ class Worker:
                     tick, settings.sync_tick_seconds, loop=asyncio.get_running_loop()
                 )
             heartbeat = asyncio.create_task(self._heartbeat(pool))
+            # `relay worker` also runs the due schedules (the one-shot commands do not).
+            schedules = asyncio.create_task(run_schedules(ctx)) if self.schedule else None
             try:
                 await self._claim_loop(ctx, pool)
             finally:
@@ -126,6 +133,8 @@ class Worker:
                 # Running tasks stop after their current page and release their leases.
                 if self._running:
                     await asyncio.wait(list(self._running.values()))
+                if schedules is not None:
+                    await schedules  # it abandons its runs, for another worker to retry
                 heartbeat.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await heartbeat
@@ -168,6 +177,9 @@ class Worker:
                     initial_backfill=self.settings.sync_initial_backfill,
                 )
                 await refresh_store_gauges(conn)
+                if self.schedule:
+                    now = datetime.fromtimestamp(await self._clock.now(), UTC)
+                    set_schedule_gauges(await schedule_store.gauges(conn, now))
             if added:
                 logger.info("sync_tasks_enqueued", extra={"worker": self.name, "added": added})
         except Exception:

@@ -16,15 +16,11 @@ from app.cli import load_settings
 from app.db.embedded import resolve_database_url
 from app.db.urls import plain_url
 from app.exports.columns import RESOURCES
+from app.exports.files import private_file
 from app.exports.run import OutsideCoverage, checked_window, encoded
 from app.store import exports as store
 
 _DATES = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
-
-
-def _private_file(path: Path) -> int:
-    """``path`` opened for writing, emptied; created with mode 0600 (an existing file keeps its mode)."""
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
 
 
 async def _export(database_url: str, account: int, resource: str, fmt: str, since, until, output: Path, batch: int, progress: bool) -> int:
@@ -36,7 +32,7 @@ async def _export(database_url: str, account: int, resource: str, fmt: str, sinc
         total = await store.count_rows(conn, account, resource, start, end)
         written = 0
         # Created 0600 like every file relay writes: an export is an account's financial data.
-        with Progress(disable=not progress) as bar, os.fdopen(_private_file(output), "wb") as out:
+        with Progress(disable=not progress) as bar, os.fdopen(private_file(output), "wb") as out:
             task = bar.add_task(f"{resource} -> {output.name}", total=total)
 
             def advance(rows: int) -> None:
