@@ -287,6 +287,10 @@ def status(ctx, as_json: bool, wide: bool) -> None:
         json.dump(rows, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
+    from sync.schedules.cli import listing
+    from sync.schedules.store import list_rows
     from sync.status_view import print_status
 
-    print_status(rows, wide=wide)
+    with psycopg.connect(plain_url(resolve_database_url(settings))) as conn:
+        schedules = [listing(row) for row in list_rows(conn)]
+    print_status(rows, wide=wide, schedules=schedules)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -100,8 +101,62 @@ def wide_table(rows: list[dict]) -> Table:
     return table
 
 
-def print_status(rows: list[dict], *, wide: bool, console: Console | None = None) -> None:
-    """The table on stdout: at most 100 columns unless ``wide``."""
+# --- schedules (``relay schedules list``'s items) ----------------------------------------
+
+def last_run_text(item: dict[str, Any]) -> str:
+    """The last run in a few words: status, due time, rows, the error."""
+    last = item["last_run"]
+    if last is None:
+        return "never"
+    text = f"{last['status']} {last['due_at'][:16].replace('T', ' ')}"
+    if last["status"] == "succeeded":
+        text += f" read {last['rows_read']} changed {last['rows_changed']}"
+    if last["error"]:
+        text += f": {last['error']}"
+    return text
+
+
+def target_text(item: dict[str, Any]) -> str:
+    return f"{item['account_id'] or 'all'}/{item['resource'] or 'all'}"
+
+
+def _last_brief(item: dict[str, Any]) -> str:
+    last = item["last_run"]
+    if last is None:
+        return "never"
+    due = last["due_at"][5:16].replace("T", " ")
+    if last["status"] == "succeeded":
+        return f"ok {due} {last['rows_read']} read {last['rows_changed']} changed"
+    return f"{last['status']} {due}" + (f": {last['error']}" if last["error"] else "")
+
+
+SCHEDULE_COLUMNS = ("id", "action", "target", "cron", "next (UTC)", "last run")
+
+
+def schedule_lines(items: list[dict]) -> list[Text]:
+    """The schedules under the table: one line each, the last run cut to the width."""
+    cells = [
+        (str(i["id"]), i["action"], target_text(i), i["cron"] + ("" if i["timezone"] == "UTC" else f" {i['timezone']}"),
+         "paused" if i["paused"] else i["next_run_at"][5:16].replace("T", " "), _last_brief(i))
+        for i in items
+    ]
+    widths = [max([len(h), *(len(c[n]) for c in cells)]) for n, h in enumerate(SCHEDULE_COLUMNS[:-1])]
+
+    def line(values, style: str = "") -> Text:
+        fixed = "  ".join(v.ljust(w) for v, w in zip(values[:-1], widths, strict=True))
+        return Text.assemble(fixed + "  ", (values[-1], style))
+
+    header = line(SCHEDULE_COLUMNS)
+    header.stylize("bold")
+    failed = [bool(i["last_run"]) and i["last_run"]["status"] == "failed" for i in items]
+    return [Text("Schedules (relay schedules list --json: every field)", style="bold"), header,
+            *(line(c, "red" if f else "") for c, f in zip(cells, failed, strict=True))]
+
+
+def print_status(
+    rows: list[dict], *, wide: bool, console: Console | None = None, schedules: list[dict] | None = None
+) -> None:
+    """The table on stdout: at most 100 columns unless ``wide``; then the schedules, if any."""
     if console is None:
         tty = sys.stdout.isatty()
         if wide:
@@ -110,7 +165,10 @@ def print_status(rows: list[dict], *, wide: bool, console: Console | None = None
             console = Console(width=min(Console().width, NARROW_WIDTH) if tty else NARROW_WIDTH)
     if wide:
         console.print(wide_table(rows))
-        return
-    console.print("Sync status (--wide: every column)", style="bold")
-    for text in narrow_lines(rows, datetime.now(UTC)):
-        console.print(text, no_wrap=True, overflow="ellipsis", crop=True)
+    else:
+        console.print("Sync status (--wide: every column)", style="bold")
+        for text in narrow_lines(rows, datetime.now(UTC)):
+            console.print(text, no_wrap=True, overflow="ellipsis", crop=True)
+    if schedules:
+        for text in schedule_lines(schedules):
+            console.print(text, no_wrap=not wide, overflow="ellipsis" if not wide else "fold", crop=not wide)

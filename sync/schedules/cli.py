@@ -19,6 +19,7 @@ from sync.resources import REGISTRY
 from sync.schedules import store
 from sync.schedules.store import NewSchedule
 from sync.schedules.timing import ScheduleError, next_due, parse_since, zone
+from sync.status_view import last_run_text, target_text
 
 ACTIONS = ("backfill", "reconcile", "export")
 FORMATS = ("parquet", "csv")
@@ -135,23 +136,6 @@ def listing(row: dict[str, Any]) -> dict[str, Any]:
         "retry_at": _iso(row["retry_at"]) if row["pending_due_at"] else None,
         "failures": row["failures"], "running_on": row["lease_owner"], "last_run": last,
     }
-
-
-def last_run_text(item: dict[str, Any]) -> str:
-    """The last run in a few words: status, due time, rows, the error."""
-    last = item["last_run"]
-    if last is None:
-        return "never"
-    text = f"{last['status']} {last['due_at'][:16].replace('T', ' ')}"
-    if last["status"] == "succeeded":
-        text += f" read {last['rows_read']} changed {last['rows_changed']}"
-    if last["error"]:
-        text += f": {last['error']}"
-    return text
-
-
-def target_text(item: dict[str, Any]) -> str:
-    return f"{item['account_id'] or 'all'}/{item['resource'] or 'all'}"
 
 
 @schedules.command("list")

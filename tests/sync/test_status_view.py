@@ -55,3 +55,31 @@ def test_wide_shows_full_timestamps_the_lease_and_the_whole_error() -> None:
     assert "worker-host-with-a-long-name:123456" in text
     assert LONG_ERROR.strip() in text
     assert max(len(line) for line in text.splitlines()) > 100
+
+
+def _schedule(schedule_id: int, **changes) -> dict:
+    item = {
+        "id": schedule_id, "organization": "acme", "account_id": 123456789, "resource": "earnings",
+        "action": "reconcile", "cron": "0 3 * * mon", "timezone": "UTC", "paused": False,
+        "next_run_at": "2026-11-30T03:00:00+00:00",
+        "last_run": {"due_at": "2026-11-23T03:00:00+00:00", "status": "succeeded", "rows_read": 120345,
+                     "rows_changed": 12, "error": None},
+    }
+    return {**item, **changes}
+
+
+def test_schedules_follow_the_table_one_line_each_within_100_columns() -> None:
+    failed = {"due_at": "2026-11-25T16:00:00+00:00", "status": "failed", "rows_read": 0, "rows_changed": 0,
+              "error": LONG_ERROR}
+    items = [_schedule(1), _schedule(2, account_id=None, resource=None, action="export", last_run=failed),
+             _schedule(3, paused=True, last_run=None)]
+    out = io.StringIO()
+    print_status(ROWS, wide=False, console=Console(file=out, width=NARROW_WIDTH, color_system=None), schedules=items)
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 100
+    at = lines.index("Schedules (relay schedules list --json: every field)")
+    assert lines[at + 1].split()[:4] == ["id", "action", "target", "cron"]
+    assert len(lines) == at + 2 + len(items)
+    assert "123456789/earnings" in lines[at + 2] and lines[at + 2].endswith("ok 11-23 03:00 120345 read 12 changed")
+    assert "all/all" in lines[at + 3] and "failed 11-25 16:00: upstream" in lines[at + 3]
+    assert " paused " in lines[at + 4] and lines[at + 4].endswith("never")
