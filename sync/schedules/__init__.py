@@ -1,0 +1,1 @@
+"""Schedules: backfills, reconciles and exports the workers run on a cron (docs/sync.md, "Schedules")."""
