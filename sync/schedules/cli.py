@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from app.admin_cli import admin_connection, emit, json_option
+from app.commands import admin_connection, emit, json_option
 from app.exports.columns import RESOURCES as EXPORTABLE
 from sync.resources import REGISTRY
 from sync.schedules import store
