@@ -133,7 +133,8 @@ def listing(row: dict[str, Any]) -> dict[str, Any]:
         "resource": row["resource"], "action": row["action"], "cron": row["cron"],
         "timezone": row["timezone"], "since": row["since"], "format": row["export_format"],
         "to": row["export_dir"], "paused": row["paused"], "next_run_at": _iso(row["next_run_at"]),
-        "retry_at": _iso(row["retry_at"]) if row["pending_due_at"] else None,
+        # While a run holds the lease, retry_at is only its takeover time: not shown.
+        "retry_at": _iso(row["retry_at"]) if row["pending_due_at"] and not row["lease_owner"] else None,
         "failures": row["failures"], "running_on": row["lease_owner"], "last_run": last,
     }
 

@@ -110,7 +110,7 @@ def list_rows(conn: psycopg.Connection) -> list[dict[str, Any]]:
 
 def set_paused(conn: psycopg.Connection, schedule_id: int, paused: bool, now: datetime) -> bool:
     """Pause or resume; a resumed schedule is next due at its first time after now (the
-    times it missed while paused are not run)."""
+    times it missed while paused are not run, nor a retry left pending)."""
     row = conn.execute("SELECT cron, timezone FROM schedules WHERE id = %s", (schedule_id,)).fetchone()
     if row is None:
         return False
@@ -119,10 +119,11 @@ def set_paused(conn: psycopg.Connection, schedule_id: int, paused: bool, now: da
         UPDATE schedules SET paused = %s,
                next_run_at = CASE WHEN %s THEN next_run_at ELSE %s END,
                pending_due_at = CASE WHEN %s THEN pending_due_at END,
-               retry_at = CASE WHEN %s THEN retry_at END
+               retry_at = CASE WHEN %s THEN retry_at END,
+               failures = CASE WHEN %s THEN failures ELSE 0 END
         WHERE id = %s
         """,
-        (paused, paused, next_due(row[0], row[1], now), paused, paused, schedule_id),
+        (paused, paused, next_due(row[0], row[1], now), paused, paused, paused, schedule_id),
     )
     return True
 

@@ -22,6 +22,8 @@ from psycopg import AsyncConnection
 
 from app.cli import main
 from app.exports.files import file_name
+from sync.schedules import store
+from sync.schedules.store import NewSchedule
 from sync.worker import Worker
 from tests.events.helpers import initial_sync, reader_key
 from tests.fixtures.api import auth
@@ -181,3 +183,25 @@ def test_a_scheduled_parquet_export_equals_the_api_export_of_the_same_window(
     (listed,) = json.loads(schedules_cli(database_url, sandbox, "list", "--json"))
     assert listed["last_run"]["rows_read"] == from_schedule.num_rows
     assert listed["last_run"]["details"]["files"][0]["path"] == str(written)
+
+
+def test_racing_claims_of_one_due_time_start_one_run(db, database_url, sandbox, new_account):
+    account_id = new_account()
+    now = sandbox_now(sandbox)
+    new = NewSchedule(org_of(db, account_id), None, "earnings", "reconcile", "* * * * *", "UTC", None, None, None)
+    schedule_id = store.add(db, new, now)
+    later = now + timedelta(minutes=5, seconds=30)  # five due times missed
+
+    async def claims() -> list:
+        conns = [await AsyncConnection.connect(database_url, autocommit=True) for _ in range(8)]
+        try:
+            return await asyncio.gather(*(store.claim(c, f"w{i}", later, 30) for i, c in enumerate(conns)))
+        finally:
+            for conn in conns:
+                await conn.close()
+
+    claimed = [c for c in asyncio.run(claims()) if c is not None]
+    assert [(c.schedule_id, c.due_at, c.attempt) for c in claimed] == [(schedule_id, now + timedelta(minutes=1), 1)]
+    assert runs(db, schedule_id) == [(now + timedelta(minutes=1), 1, "running")]
+    (next_run,) = db.execute("SELECT next_run_at FROM schedules WHERE id = %s", (schedule_id,)).fetchone()
+    assert next_run == now + timedelta(minutes=6)
