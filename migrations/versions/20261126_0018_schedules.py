@@ -1,7 +1,7 @@
 """Schedules: backfills, reconciles and exports the workers run on a cron, and their runs.
 
-Revision ID: 0016_schedules
-Revises: 0015_analyst_row_security
+Revision ID: 0018_schedules
+Revises: 0017_test_deliveries
 Create Date: 2026-11-26 12:00:00
 """
 
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0016_schedules"
-down_revision: str | None = "0015_analyst_row_security"
+revision: str = "0018_schedules"
+down_revision: str | None = "0017_test_deliveries"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
