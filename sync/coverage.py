@@ -1,11 +1,8 @@
 """Coverage planning (pure): which window each pass reads, and what the store then covers.
 
 A partition's coverage is ``[start, end]`` (unix seconds, both inclusive): every row of that
-range is stored. Per partition, ``sync_state.cursor`` holds (see docs/sync.md)::
-
-    {"partitions": {"<name>": {"coverage": [start, end] | null,
-                               "incremental" | "backfill" | "reconcile":
-                                   {"lo": s | null, "hi": s, "position": {...} | null}}}}
+range is stored. Per partition, ``sync_state.cursor`` holds it and any unfinished pass of
+each kind (``sync.cursor_state``: ``CursorState``, ``PartitionState``, ``PassState``):
 
 - ``incremental``: ``[coverage_end - lookback, now]`` (the whole history for full-refresh
   resources; the recent past only on a first sync);
@@ -15,12 +12,17 @@ range is stored. Per partition, ``sync_state.cursor`` holds (see docs/sync.md)::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
+import msgspec
+
+from sync.cursor_state import Coverage, Kind, PartitionState
 from sync.cursors import BEGINNING, Position
 
-KINDS = ("incremental", "backfill", "reconcile")
+Partitions = Mapping[str, PartitionState[Any]]
 
 
 @dataclass
@@ -35,16 +37,16 @@ class PartitionPass:
 
 
 def kinds_due(
-    partitions: dict[str, dict],
+    partitions: Partitions,
     *,
     incremental_due: bool,
     backfill_since: datetime | None,
     reconcile_since: datetime | None,
-) -> list[tuple[str, datetime | None]]:
+) -> list[tuple[Kind, datetime | None]]:
     """The kinds of work to run now, in order, with their ``since``: what the task row asks
     for, and any pass a previous holder left unfinished in the state."""
-    pending = {kind for part in partitions.values() for kind in KINDS if part.get(kind) is not None}
-    plan: list[tuple[str, datetime | None]] = []
+    pending = set().union(*(part.pending() for part in partitions.values()))
+    plan: list[tuple[Kind, datetime | None]] = []
     if incremental_due or "incremental" in pending:
         plan.append(("incremental", None))
     if backfill_since is not None or "backfill" in pending:
@@ -55,7 +57,7 @@ def kinds_due(
 
 
 def incremental_mode(
-    partitions: dict[str, dict], *, has_head: bool, lookback_at: int | None, now: int,
+    partitions: Partitions, *, has_head: bool, lookback_at: int | None, now: int,
     lookback_interval: int,
 ) -> str:
     """What an incremental run does now (see docs/sync.md, "Cadences"):
@@ -66,32 +68,40 @@ def incremental_mode(
       re-read is due: ``lookback_interval`` upstream seconds since the last one began);
     - ``head``: ask the head check; the partitions are read (new rows only) when it sees news.
     """
-    if any(part.get("incremental") is not None for part in partitions.values()):
+    if any(part.pass_of("incremental") is not None for part in partitions.values()):
         return "resume"
     if (not has_head or not partitions or lookback_at is None
             or now >= lookback_at + lookback_interval
-            or any(part.get("coverage") is None for part in partitions.values())):
+            or any(part.coverage is None for part in partitions.values())):
         return "lookback"
     return "head"
 
 
-def coverage_end_of(partitions: dict[str, dict]) -> int:
+def coverage_end_of(partitions: Partitions) -> int:
     """The resource's coverage end in unix seconds (every partition has a coverage)."""
-    return min(part["coverage"][1] for part in partitions.values())
+    return min(_covered(part)[1] for part in partitions.values())
 
 
-def extended_to(partitions: dict[str, dict], now: int) -> dict[str, dict]:
+def extended_to(partitions: Partitions, now: int) -> dict[str, PartitionState[Any]]:
     """The partitions with their coverage ending at ``now``: what a head check that saw
     nothing new after the coverage end may claim (every row up to ``now`` is stored)."""
-    return {
-        name: {**part, "coverage": [part["coverage"][0], max(part["coverage"][1], now)]}
-        for name, part in partitions.items()
-    }
+    return {name: _extended(part, now) for name, part in partitions.items()}
+
+
+def _extended(part: PartitionState[Any], now: int) -> PartitionState[Any]:
+    start, end = _covered(part)
+    return msgspec.structs.replace(part, coverage=(start, max(end, now)))
+
+
+def _covered(part: PartitionState[Any]) -> Coverage:
+    if part.coverage is None:
+        raise ValueError("a partition without coverage has no coverage end")
+    return part.coverage
 
 
 def new_window(
-    coverage: list | None,
-    kind: str,
+    coverage: Coverage | None,
+    kind: Kind,
     since: datetime | None,
     now: int,
     *,
@@ -119,34 +129,35 @@ def new_window(
     return (coverage[0] if since is None else max(coverage[0], seconds(since))), coverage[1]
 
 
-def covered_after_page(coverage: list | None, kind: str, hi: int, oldest: int | None) -> list | None:
+def covered_after_page(coverage: Coverage | None, kind: Kind, hi: int, oldest: int | None) -> Coverage | None:
     """Coverage after one page of a pass. Only a backfill grows it page by page: its pass
     ends where the coverage starts, so "every row newer than the page's oldest" joins it."""
     if kind != "backfill" or oldest is None:
         return coverage
     start = oldest + 1
     if coverage is None:
-        return [start, hi]
-    return [min(coverage[0], start), coverage[1]]
+        return start, hi
+    return min(coverage[0], start), coverage[1]
 
 
-def covered_after_pass(coverage: list | None, kind: str, lo: int | None, hi: int) -> list | None:
+def covered_after_pass(coverage: Coverage | None, kind: Kind, lo: int | None, hi: int) -> Coverage | None:
     """Coverage once a pass over [lo, hi] completed (lo None: from the beginning)."""
     start = BEGINNING if lo is None else lo
     if kind == "reconcile":
         return coverage
     if coverage is None:
-        return [start, hi]
+        return start, hi
     end = max(coverage[1], hi) if kind == "incremental" else coverage[1]
-    return [min(coverage[0], start), end]
+    return min(coverage[0], start), end
 
 
-def resource_coverage(partitions: dict[str, dict]) -> tuple[datetime | None, datetime | None]:
+def resource_coverage(partitions: Partitions) -> tuple[datetime | None, datetime | None]:
     """The resource's coverage: the range every partition covers (None if any has none)."""
-    spans = [p.get("coverage") for p in partitions.values()]
+    spans = [p.coverage for p in partitions.values()]
     if not spans or any(s is None for s in spans):
         return None, None
-    return moment(max(s[0] for s in spans)), moment(min(s[1] for s in spans))
+    covered = [s for s in spans if s is not None]
+    return moment(max(s[0] for s in covered)), moment(min(s[1] for s in covered))
 
 
 def moment(unix: int) -> datetime:

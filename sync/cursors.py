@@ -9,8 +9,9 @@ first, one page at a time. A strategy knows only its endpoint's paging:
 - ``advance(body, rows, lo, hi, position)``: the position of the page after this one (None
   when the pass is complete) and the time of the page's oldest row.
 
-Positions are small JSON values stored in ``sync_state.cursor`` in the same transaction
-as the page's rows, so a pass resumes exactly where its last committed page ended.
+A position is a small frozen Struct of the strategy (its ``position_type``), stored in
+``sync_state.cursor`` (``sync.cursor_state``) in the same transaction as the page's rows, so
+a pass resumes exactly where its last committed page ended.
 
 Because every pass is newest-first, after a page whose oldest row has time ``t`` all rows
 of the window newer than ``t`` are stored: seconds ``t + 1 .. hi`` are complete. That is
@@ -22,23 +23,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
-Position = dict[str, Any] | None
+P = TypeVar("P")
 
 
-class Cursor(Protocol):
-    """What the engine asks of a paging strategy (the module docstring says how)."""
+class KeysetPosition(msgspec.Struct, frozen=True):
+    """The last row read: its time (``nextMarker``) and id (``nextMarkerId``)."""
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+    marker: int
+    marker_id: str
+
+
+class SnapshotOffsetPosition(msgspec.Struct, frozen=True):
+    """The next page's offset under the snapshot ``marker`` the first page pinned."""
+
+    offset: int
+    marker: int
+
+
+class PublishTimePosition(msgspec.Struct, frozen=True):
+    """``before_publish_time`` of the next page (six-decimal unix seconds, as sent)."""
+
+    before: str
+
+
+class OffsetPosition(msgspec.Struct, frozen=True):
+    offset: int
+
+
+class NoPosition(msgspec.Struct, frozen=True):
+    """A strategy whose pass is one request has no next page to name."""
+
+
+#: Any strategy's position; None before the first page and after the last.
+Position = KeysetPosition | SnapshotOffsetPosition | PublishTimePosition | OffsetPosition | NoPosition | None
+
+
+class Cursor(Protocol[P]):
+    """What the engine asks of a paging strategy (the module docstring says how); ``P`` is
+    its position Struct, ``position_type`` the same at run time (it decodes the stored one)."""
+
+    position_type: ClassVar[type]
+
+    def request(self, lo: int | None, hi: int, position: P | None, page_size: int) -> dict:
         """The query parameters of the next page."""
         ...
 
     def advance(
-        self, body: dict, rows: list, lo: int | None, hi: int, position: Position
-    ) -> tuple[Position, int | None]:
+        self, body: dict, rows: list, lo: int | None, hi: int, position: P | None
+    ) -> tuple[P | None, int | None]:
         """The next page's position (None: the pass is complete) and the page's oldest time."""
         ...
 
@@ -68,14 +104,16 @@ def _window(lo: int | None, hi: int, start: str = "start_date", end: str = "end_
     return {start: iso(BEGINNING if lo is None else lo), end: iso(hi)}
 
 
-def _next_offset(body: dict, rows: list, position: Position, time_field: str) -> tuple[Position, int | None]:
+def _next_offset(
+    body: dict, rows: list, position: OffsetPosition | SnapshotOffsetPosition | None, time_field: str
+) -> tuple[int | None, int | None]:
     """Offset paging: the next page's offset (None after the last page) and the oldest time."""
     if not rows:
         return None, None
     oldest = iso_seconds(field_of(rows[-1], time_field))
     if not body.get("hasMore"):
         return None, oldest
-    return {"offset": (position["offset"] if position else 0) + len(rows)}, oldest
+    return (position.offset if position else 0) + len(rows), oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,21 +123,24 @@ class KeysetTimeCursor:
     """
 
     max_page_size: int = 1000
+    position_type: ClassVar[type] = KeysetPosition
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+    def request(self, lo: int | None, hi: int, position: KeysetPosition | None, page_size: int) -> dict:
         params = {**_window(lo, hi), "order": "desc", "limit": min(page_size, self.max_page_size)}
         if position:
-            params["marker"] = position["marker"]
-            params["markerId"] = position["marker_id"]
+            params["marker"] = position.marker
+            params["markerId"] = position.marker_id
         return params
 
-    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+    def advance(
+        self, body: dict, rows: list, lo, hi, position: KeysetPosition | None
+    ) -> tuple[KeysetPosition | None, int | None]:
         if not rows:
             return None, None
         oldest = int(body["nextMarker"])
         if not body.get("hasMore"):
             return None, oldest
-        return {"marker": oldest, "marker_id": body["nextMarkerId"]}, oldest
+        return KeysetPosition(marker=oldest, marker_id=body["nextMarkerId"]), oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,21 +151,24 @@ class SnapshotOffsetCursor:
 
     max_page_size: int | None = 100
     time_field: str = "createdAt"
+    position_type: ClassVar[type] = SnapshotOffsetPosition
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+    def request(self, lo: int | None, hi: int, position: SnapshotOffsetPosition | None, page_size: int) -> dict:
         params: dict[str, Any] = _window(lo, hi)
         if self.max_page_size is not None:
             params["limit"] = min(page_size, self.max_page_size)
         if position:
-            params["offset"] = position["offset"]
-            params["marker"] = position["marker"]
+            params["offset"] = position.offset
+            params["marker"] = position.marker
         return params
 
-    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
-        following, oldest = _next_offset(body, rows, position, self.time_field)
-        if following is None:
+    def advance(
+        self, body: dict, rows: list, lo, hi, position: SnapshotOffsetPosition | None
+    ) -> tuple[SnapshotOffsetPosition | None, int | None]:
+        offset, oldest = _next_offset(body, rows, position, self.time_field)
+        if offset is None:
             return None, oldest
-        return {**following, "marker": body["marker"]}, oldest
+        return SnapshotOffsetPosition(offset=offset, marker=body["marker"]), oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +185,10 @@ class PublishTimeCursor:
     """
 
     max_page_size: int = 100
+    position_type: ClassVar[type] = PublishTimePosition
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
-        before = position["before"] if position else f"{hi + 1}.000000"
+    def request(self, lo: int | None, hi: int, position: PublishTimePosition | None, page_size: int) -> dict:
+        before = position.before if position else f"{hi + 1}.000000"
         return {
             "order": "publish_date_desc",
             "limit": min(page_size, self.max_page_size),
@@ -151,7 +196,9 @@ class PublishTimeCursor:
             "before_publish_time": before,
         }
 
-    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+    def advance(
+        self, body: dict, rows: list, lo, hi, position: PublishTimePosition | None
+    ) -> tuple[PublishTimePosition | None, int | None]:
         if not rows:
             return None, None
         tail = body["tailMarker"]
@@ -159,8 +206,8 @@ class PublishTimeCursor:
         if not body.get("hasMore") or (lo is not None and oldest < lo):
             return None, oldest
         if Decimal(field_of(rows[0], "postedAtPrecise")) == Decimal(tail):
-            return {"before": tail}, oldest
-        return {"before": f"{Decimal(tail) + Decimal('0.000001'):.6f}"}, oldest
+            return PublishTimePosition(before=tail), oldest
+        return PublishTimePosition(before=f"{Decimal(tail) + Decimal('0.000001'):.6f}"), oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,12 +218,16 @@ class OffsetListCursor:
 
     max_page_size: int = 100
     time_field: str = "createdAt"
+    position_type: ClassVar[type] = OffsetPosition
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
-        return {"limit": min(page_size, self.max_page_size), "offset": position["offset"] if position else 0}
+    def request(self, lo: int | None, hi: int, position: OffsetPosition | None, page_size: int) -> dict:
+        return {"limit": min(page_size, self.max_page_size), "offset": position.offset if position else 0}
 
-    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
-        return _next_offset(body, rows, position, self.time_field)
+    def advance(
+        self, body: dict, rows: list, lo, hi, position: OffsetPosition | None
+    ) -> tuple[OffsetPosition | None, int | None]:
+        offset, oldest = _next_offset(body, rows, position, self.time_field)
+        return (None if offset is None else OffsetPosition(offset=offset)), oldest
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +237,15 @@ class SingleRequestWindow:
 
     start_param: str = "date_start"
     end_param: str = "date_end"
+    position_type: ClassVar[type] = NoPosition
 
-    def request(self, lo: int | None, hi: int, position: Position, page_size: int) -> dict:
+    def request(self, lo: int | None, hi: int, position: NoPosition | None, page_size: int) -> dict:
         params = {self.end_param: iso(hi)}
         if lo is not None:
             params[self.start_param] = iso(lo)
         return params
 
-    def advance(self, body: dict, rows: list, lo, hi, position: Position) -> tuple[Position, int | None]:
+    def advance(
+        self, body: dict, rows: list, lo, hi, position: NoPosition | None
+    ) -> tuple[NoPosition | None, int | None]:
         return None, None

@@ -15,7 +15,6 @@ resumes with the next page.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
@@ -36,6 +36,7 @@ from sync.budget import UpstreamBudget
 from sync.clock import UpstreamClock
 from sync.coverage import (PartitionPass, coverage_end_of, covered_after_page, covered_after_pass,
                            extended_to, incremental_mode, kinds_due, new_window, resource_coverage)
+from sync.cursor_state import CursorState, Kind, PassState
 from sync.failures import CredentialUnreadable, describe, expected, retry_delay
 from sync.leases import Lease, LeaseLost
 from sync.metrics import record_head_check, record_pass
@@ -83,7 +84,7 @@ class TaskRunner:
             self.resource, more_ctes=state.BOOKKEEPING, more_columns=state.BOOKKEEPING_COLUMNS
         )
         self.account: UpstreamAccount | None = None  # decrypted in run(), where a failure is recorded
-        self.state: dict[str, Any] = {"partitions": {}}
+        self.state: CursorState[Any] = CursorState()
         self.partitions: list[Partition] = []
         self.on_page: Callable[[], None] | None = None
 
@@ -106,12 +107,12 @@ class TaskRunner:
         await self.writer.prepare(self.conn)
         await self._load_state()
         plan = kinds_due(
-            self.state["partitions"],
+            self.state.partitions,
             incremental_due=self.lease.incremental_due,
             backfill_since=self.lease.backfill_since,
             reconcile_since=self.lease.reconcile_since,
         )
-        finished: dict[str, bool] = {}
+        finished: dict[Kind, bool] = {}
         read_rows = False  # an incremental pass read the partitions (not only a head check)
         try:
             for kind, since in plan:
@@ -145,13 +146,11 @@ class TaskRunner:
         )
 
     async def _load_state(self) -> None:
-        stored = await state.load_cursor(self.conn, self.lease.account_id, self.lease.resource)
-        if stored:
-            self.state = stored
-        self.state.setdefault("partitions", {})
+        stored = await state.load_cursor(
+            self.conn, self.lease.account_id, self.lease.resource, self.resource.cursor.position_type
+        )
         self.partitions = await self.resource.partitions_of(self.conn, self.lease.account_id)
-        for part in self.partitions:
-            self.state["partitions"].setdefault(part.name, {"coverage": None})
+        self.state = stored.with_partitions(part.name for part in self.partitions)
 
     async def _incremental(self) -> tuple[bool, bool]:
         """The incremental run (``sync.coverage.incremental_mode`` says which): returns
@@ -159,8 +158,8 @@ class TaskRunner:
         settings = self.ctx.settings
         now = await self.ctx.clock.now()
         mode = incremental_mode(
-            self.state["partitions"], has_head=self.resource.head is not None,
-            lookback_at=self.state.get("lookback_at"), now=now,
+            self.state.partitions, has_head=self.resource.head is not None,
+            lookback_at=self.state.last_lookback, now=now,
             lookback_interval=lookback_interval_of(settings, self.resource),
         )
         if mode == "head":
@@ -171,7 +170,7 @@ class TaskRunner:
         if mode == "lookback":
             lookback = lookback_of(settings, self.resource)
             # Committed with the pass's first page; an unfinished pass is resumed anyway.
-            self.state["lookback_at"] = now
+            self.state = msgspec.structs.replace(self.state, lookback_at=now)
         return await self._run_kind("incremental", None, now=now, lookback=lookback, mode=mode), True
 
     async def _head_check(self, now: int) -> bool:
@@ -179,7 +178,7 @@ class TaskRunner:
         Nothing: the coverage moves to ``now`` (one fenced statement) and False. News: True
         (the caller reads the partitions' new rows)."""
         head = self.resource.head
-        partitions = self.state["partitions"]
+        partitions = self.state.partitions
         since = coverage_end_of(partitions)
         query = head.request(since, now)
         body, rows = None, []
@@ -189,13 +188,14 @@ class TaskRunner:
                 self.account, self.resource.path, params=query, decode=self.resource.decode_page
             )
             rows = self.resource.rows(body)
-        news, marks = head.news(body, rows, since, now, self.state.get("head"))
+        news, marks = head.news(body, rows, since, now, self.state.head_marks)
         record_head_check(self.lease.resource, news=news, requests=int(query is not None))
         if news:
-            self.state["head"] = marks  # committed with the first page of the new rows
+            # Committed with the first page of the new rows.
+            self.state = msgspec.structs.replace(self.state, head=marks)
             return True
-        new_state = {**self.state, "partitions": extended_to(partitions, now), "head": marks}
-        coverage_start, coverage_end = resource_coverage(new_state["partitions"])
+        new_state = msgspec.structs.replace(self.state, partitions=extended_to(partitions, now), head=marks)
+        coverage_start, coverage_end = resource_coverage(new_state.partitions)
         fenced = await state.advance_coverage(
             self.conn, account_id=self.lease.account_id, resource=self.lease.resource,
             token=self.lease.token, lease=self.ctx.settings.sync_lease_seconds,
@@ -212,7 +212,7 @@ class TaskRunner:
             await self.ctx.budget.acquire(self.lease.account_id, backfill=backfill)
 
     async def _run_kind(
-        self, kind: str, since: datetime | None, *, now: int | None = None, lookback: int = 0,
+        self, kind: Kind, since: datetime | None, *, now: int | None = None, lookback: int = 0,
         mode: str | None = None,
     ) -> bool:
         """Run (or resume) the kind's pass on every partition. True when all completed.
@@ -275,24 +275,26 @@ class TaskRunner:
         return complete
 
     def _pass_for(
-        self, part: Partition, kind: str, since: datetime | None, now: int, lookback: int
+        self, part: Partition, kind: Kind, since: datetime | None, now: int, lookback: int
     ) -> PartitionPass | None:
         """The partition's pass of ``kind``: the stored one (resume) or a new one."""
-        pstate = self.state["partitions"][part.name]
-        stored = pstate.get(kind)
+        pstate = self.state.partitions[part.name]
+        stored = pstate.pass_of(kind)
         if stored is not None:
-            return PartitionPass(part, stored["lo"], stored["hi"], stored["position"])
-        if pstate.get("coverage") is None:
+            return PartitionPass(part, stored.lo, stored.hi, stored.position)
+        if pstate.coverage is None:
             # A first pass reads the recent past (older history is a backfill's job).
             lookback = lookback_of(self.ctx.settings, self.resource)
         window = new_window(
-            pstate.get("coverage"), kind, since, now,
+            pstate.coverage, kind, since, now,
             lookback=lookback, full_refresh=self.resource.full_refresh,
         )
         if window is None:
             return None
         lo, hi = window
-        pstate[kind] = {"lo": lo, "hi": hi, "position": None}
+        # Committed with the pass's first page.
+        started = pstate.with_pass(kind, PassState(lo, hi, None), pstate.coverage)
+        self.state = self.state.with_partition(part.name, started)
         return PartitionPass(part, lo, hi, None)
 
     async def _fetch_page(self, w: PartitionPass, *, paced: bool) -> Page:
@@ -315,21 +317,19 @@ class TaskRunner:
         next_position, oldest = cursor.advance(body, rows, w.lo, w.hi, w.position)
         return Page(w, rows, next_position, oldest)
 
-    async def _write_page(self, kind: str, page: Page, run_id: int, totals: RunTotals) -> None:
+    async def _write_page(self, kind: Kind, page: Page, run_id: int, totals: RunTotals) -> None:
         """One transaction: the rows, the partition's cursor and coverage, the run's
         counters and the lease fence. Memory is updated only after the commit."""
-        name = page.work.partition.name
-        partitions = copy.copy(self.state["partitions"])
-        pstate = dict(partitions[name])
+        w = page.work
+        name = w.partition.name
+        pstate = self.state.partitions[name]
         if page.next_position is None:
-            pstate["coverage"] = covered_after_pass(pstate.get("coverage"), kind, page.work.lo, page.work.hi)
-            pstate[kind] = None
+            pstate = pstate.with_pass(kind, None, covered_after_pass(pstate.coverage, kind, w.lo, w.hi))
         else:
-            pstate["coverage"] = covered_after_page(pstate.get("coverage"), kind, page.work.hi, page.oldest)
-            pstate[kind] = {"lo": page.work.lo, "hi": page.work.hi, "position": page.next_position}
-        partitions[name] = pstate
-        new_state = {**self.state, "partitions": partitions}
-        coverage_start, coverage_end = resource_coverage(partitions)
+            pstate = pstate.with_pass(kind, PassState(w.lo, w.hi, page.next_position),
+                                      covered_after_page(pstate.coverage, kind, w.hi, page.oldest))
+        new_state = self.state.with_partition(name, pstate)
+        coverage_start, coverage_end = resource_coverage(new_state.partitions)
         async with self.conn.transaction():
             counts, (fenced,) = await self.writer.write_page(
                 self.conn,
@@ -341,7 +341,7 @@ class TaskRunner:
                     "resource": self.lease.resource,
                     "token": self.lease.token,
                     "lease": self.ctx.settings.sync_lease_seconds,
-                    "cursor": state.jsonb(new_state),
+                    "cursor": state.cursor_json(new_state),
                     "coverage_start": coverage_start,
                     "coverage_end": coverage_end,
                     "staged": len(page.rows),

@@ -17,12 +17,18 @@ from psycopg import AsyncConnection, Connection
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
+from sync.cursor_state import CursorState, decode_cursor, encode_cursor
 from sync.leases import FENCE_SQL
 
 
 def jsonb(value: Any) -> Jsonb:
-    """A JSON parameter encoded by msgspec (cursor positions, run details)."""
+    """A JSON parameter encoded by msgspec (run details)."""
     return Jsonb(value, dumps=lambda v: msgspec.json.encode(v).decode())
+
+
+def cursor_json(value: CursorState[Any]) -> Jsonb:
+    """The ``sync_state.cursor`` parameter: the state encoded once, where it is written."""
+    return Jsonb(value, dumps=lambda v: encode_cursor(v).decode())
 
 
 # The page's bookkeeping, in the merge statement itself (one statement per page after its
@@ -61,27 +67,30 @@ RETURNING 1
 
 async def advance_coverage(
     conn: AsyncConnection, *, account_id: int, resource: str, token: Any, lease: float,
-    cursor: dict, coverage_start: datetime | None, coverage_end: datetime | None,
+    cursor: CursorState[Any], coverage_start: datetime | None, coverage_end: datetime | None,
 ) -> bool:
     """Store the cursor and coverage a head check moved forward; False: the lease is lost."""
     cur = await conn.execute(_ADVANCE, {
         "account_id": account_id, "resource": resource, "token": token, "lease": lease,
-        "cursor": jsonb(cursor), "coverage_start": coverage_start, "coverage_end": coverage_end,
+        "cursor": cursor_json(cursor), "coverage_start": coverage_start, "coverage_end": coverage_end,
     })
     return await cur.fetchone() is not None
 
 
-async def load_cursor(conn: AsyncConnection, account_id: int, resource: str) -> dict | None:
-    """The stored cursor of the pair (its ``sync_state`` row is created if missing)."""
+async def load_cursor(
+    conn: AsyncConnection, account_id: int, resource: str, position_type: type
+) -> CursorState[Any]:
+    """The stored cursor of the pair (its ``sync_state`` row is created if missing), decoded
+    once from its JSON text with the resource's position Struct."""
     await conn.execute(
         "INSERT INTO sync_state (account_id, resource) VALUES (%s, %s) ON CONFLICT DO NOTHING",
         (account_id, resource),
     )
     cur = await conn.execute(
-        "SELECT cursor FROM sync_state WHERE account_id = %s AND resource = %s", (account_id, resource)
+        "SELECT cursor::text FROM sync_state WHERE account_id = %s AND resource = %s", (account_id, resource)
     )
     row = await cur.fetchone()
-    return row[0] if row else None
+    return decode_cursor(row[0] if row else None, position_type)
 
 
 async def synced_count(conn: AsyncConnection, account_id: int, resources: Iterable[str]) -> int:

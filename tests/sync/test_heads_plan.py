@@ -1,37 +1,14 @@
-"""The head checks' decisions and the incremental mode, as pure functions (the sandbox-backed
-behaviour is in test_head_checks.py)."""
+"""The head checks' decisions, as pure functions (the sandbox-backed behaviour is in
+test_head_checks.py; the incremental mode's table is in test_coverage.py)."""
 
 from __future__ import annotations
 
 import msgspec
 
-from sync.coverage import extended_to, incremental_mode
 from sync.cursors import KeysetTimeCursor
 from sync.heads import DAY, NewDay, NewestInWindow, PostsHead
 
 NOW = 1_767_225_600  # a midnight
-
-
-def _mode(partitions, *, lookback_at=NOW - 60, now=NOW, has_head=True):
-    return incremental_mode(partitions, has_head=has_head, lookback_at=lookback_at, now=now,
-                            lookback_interval=1800)
-
-
-def test_the_incremental_mode_is_a_head_check_until_the_lookback_re_read_is_due():
-    covered = {"a": {"coverage": [0, NOW - 60]}, "b": {"coverage": [0, NOW - 30]}}
-    assert _mode(covered) == "head"
-    assert _mode(covered, now=NOW - 60 + 1800) == "lookback"
-    assert _mode(covered, lookback_at=None) == "lookback"  # never re-read yet
-    assert _mode(covered, has_head=False) == "lookback"
-    assert _mode({**covered, "c": {"coverage": None}}) == "lookback"  # a new partition
-    assert _mode({**covered, "b": {"coverage": [0, 1], "incremental": {"lo": 0, "hi": 1}}}) == "resume"
-    assert _mode({}) == "lookback"  # nothing to read: an empty pass
-
-
-def test_an_idle_head_check_moves_every_partition_to_now_and_keeps_the_rest():
-    partitions = {"a": {"coverage": [5, NOW - 60], "backfill": None}, "b": {"coverage": [7, NOW + 5]}}
-    assert extended_to(partitions, NOW) == {
-        "a": {"coverage": [5, NOW], "backfill": None}, "b": {"coverage": [7, NOW + 5]}}
 
 
 def test_a_window_head_asks_for_one_row_after_the_coverage_end():
