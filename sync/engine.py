@@ -45,7 +45,7 @@ from sync.resources import (REGISTRY, Partition, Resource, interval_of, lookback
                             lookback_of, resource)
 from sync.writers import PageWriter, WriteCounts
 
-__all__ = ["SyncContext", "TaskRunner", "covered_after_page", "covered_after_pass", "run_lease"]
+__all__ = ["SyncContext", "TaskRunner", "run_lease"]
 
 logger = logging.getLogger(__name__)
 

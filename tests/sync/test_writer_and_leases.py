@@ -8,7 +8,6 @@ import uuid
 from psycopg import AsyncConnection
 
 from sync import leases
-from sync.engine import covered_after_page, covered_after_pass
 from sync.resources import PAYOUT_REQUESTS
 from sync.writers import PageWriter, WriteCounts
 from tests.sync.helpers import add_account
@@ -65,13 +64,3 @@ async def test_concurrent_claims_never_hand_out_the_same_task_and_expired_leases
                                                        "token": winners[0].token, "lease": 30})
         assert await stale.fetchone() is None
         assert await leases.heartbeat(conn, [winners[0].token, taken.token, uuid.uuid4()], 30) == {taken.token}
-
-
-def test_backfill_pages_extend_coverage_down_to_the_oldest_complete_second():
-    assert covered_after_page([1000, 2000], "backfill", 999, 500) == [501, 2000]
-    assert covered_after_page(None, "backfill", 2000, 1500) == [1501, 2000]
-    assert covered_after_page([1000, 2000], "incremental", 3000, 1500) == [1000, 2000]
-    assert covered_after_pass([1000, 2000], "incremental", 1500, 3000) == [1000, 3000]
-    assert covered_after_pass([1000, 2000], "backfill", 10, 999) == [10, 2000]
-    assert covered_after_pass(None, "incremental", None, 3000) == [0, 3000]
-    assert covered_after_pass([1000, 2000], "reconcile", 1000, 2000) == [1000, 2000]
