@@ -14,3 +14,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "citus_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("citus"))
+
+
+@pytest.fixture(autouse=True)
+def _sandbox_clock_and_faults_reset_after_each_test(request):
+    """The sandbox serves the whole session: a test that runs its clock, sets a rate limit or
+    adds faults must not leave them to whichever test the process runs next (under
+    pytest-xdist the order changes from run to run). Account sizes stay: module fixtures set them."""
+    yield
+    if "sandbox" in request.fixturenames:
+        request.getfixturevalue("sandbox").reset(clock=True, faults=True, accounts=False)

@@ -49,6 +49,14 @@ def runs(db, schedule_id: int) -> list[tuple]:
     ).fetchall()
 
 
+@pytest.fixture(autouse=True)
+def clock_on_a_whole_hour(sandbox_reset):
+    """Due times are counted from the sandbox's clock: frozen on a whole hour (its epoch is
+    one; the cron times of these tests assume it)."""
+    now = int(sandbox_reset.clock()["now"])
+    sandbox_reset.set_clock(now=now - now % 3600 + 3600, frozen=True)
+
+
 def sandbox_now(sandbox) -> datetime:
     return datetime.fromtimestamp(int(sandbox.clock()["now"]), UTC)
 
