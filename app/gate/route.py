@@ -4,8 +4,8 @@ Everything the gate does for a route is named in its declaration, through this m
 
 - the permission: kept in the handler's ``opt``, where the gate middleware reads it
   (refusals 401, 429, 403, 404 happen there, before Litestar parses any parameter);
-- the OpenAPI operation: the permission in its description, both security schemes and
-  every error response the gate can give;
+- the OpenAPI operation: the permission in its description, both security schemes, the
+  answer's type and every error and header it can come with (``app.gate.document``);
 - the dependencies the gate provides (``account: ConnectedAccount``, ``upstream: Upstream``);
 - ``provides``: handler arguments built in the wrapper from parameters that join the
   handler's own (the store routes' ``reader``), parsed with them in one pass;
@@ -27,14 +27,14 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, get_type_hints
 
-import msgspec
 from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import ImproperlyConfiguredException, InternalServerException
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.routes import HTTPRoute
 
-from app.envelope import as_envelope
+from app.envelope import Answer, as_envelope
+from app.gate.document import GatedOperation, answer_type, error_responses
 from app.errors import ApiError, client_closed
 from app.gate.dependencies import GATE_DEPENDENCIES
 from app.gate.state import PERMISSION_OPT, current_gate
@@ -46,27 +46,6 @@ GATED_PREFIX = "/v1/"
 SECURITY = [{"BearerAuth": []}, {"ApiKeyAuth": []}]
 _DECLARED = "__relay_gated__"
 
-
-class ErrorBody(msgspec.Struct):
-    """Every error: a message and a stable machine-readable code. Never the envelope."""
-
-    error: str
-    code: str
-
-
-#: The errors every gated route may answer, in the order the gate checks them.
-ERROR_RESPONSES: dict[int, str] = {
-    401: "Missing, invalid or revoked API key. 0 credits.",
-    429: "The organization's minute or day window is full; see Retry-After. 0 credits.",
-    403: "The key's role does not grant this route's permission. 1 credit.",
-    404: "Unknown account for this organization (or an unknown resource). 1 credit.",
-    400: "A query value breaks its rule (type, range, enumeration, exclusion). 1 credit.",
-    413: "The request body is larger than the documented limit. 1 credit.",
-    402: "The organization's credit balance is spent. 1 credit (not debited).",
-    424: "The upstream platform failed or rejected the account's credentials. 1 credit.",
-    500: "Internal error (no details). 0 credits: nothing is charged for our failures.",
-    503: "The database is unavailable; see Retry-After. 0 credits.",
-}
 
 CREDITS_SPENT = "the organization's credit balance is spent; add credits"
 
@@ -116,12 +95,13 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
         if isinstance(answer, Response):
             return answer  # a streamed export: a file, not an envelope
         envelope = as_envelope(answer)
-        cache, envelope.cache = envelope.cache, None  # a store-served route says where its data came from
-        envelope.meta = result.meta(cache)
-        return envelope
+        return Answer(data=envelope.data, pagination=envelope.pagination, meta=result.meta(envelope.cache))
 
     if providers:
         _merge_signatures(gated, fn, providers)
+    # What the wrapper returns, and what the document declares (a copy: ``wraps`` shares
+    # ``fn``'s own annotations).
+    gated.__annotations__ = {**gated.__annotations__, "return": answer_type(fn)}
     setattr(gated, _DECLARED, True)
     return gated
 
@@ -194,16 +174,6 @@ def _merge_signatures(wrapper: Callable[..., Any], fn: Callable[..., Any], provi
     del wrapper.__wrapped__  # type: ignore[attr-defined] - the signature above is the one
 
 
-def error_responses(method: str) -> dict[int, ResponseSpec]:
-    return {
-        # No generated examples: litestar makes them with polyfactory and faker, which the
-        # image leaves out (and random example text documents nothing).
-        status: ResponseSpec(data_container=ErrorBody, description=text, generate_examples=False)
-        for status, text in ERROR_RESPONSES.items()
-        if status != 413 or method in {"POST", "PUT", "PATCH"}
-    }
-
-
 def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permission: str, options: dict[str, Any]):
     if not path.startswith(GATED_PREFIX):
         raise ImproperlyConfiguredException(f"gated route {path} must live under {GATED_PREFIX}")
@@ -214,15 +184,20 @@ def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permissi
     dependencies = {**GATE_DEPENDENCIES, **(options.pop("dependencies", None) or {})}
     opt = {**(options.pop("opt", None) or {}), PERMISSION_OPT: permission}
     given_description = options.pop("description", None)
+    operation = options.pop("operation_class", GatedOperation)
 
     def declare(fn: Callable[..., Any]) -> HTTPRouteHandler:
         description = given_description or inspect.getdoc(fn) or ""
+        # A route that takes the upstream (or a store reader, which may go live) can fail there.
+        calls_upstream = bool({"upstream", "reader"} & set(inspect.signature(fn).parameters))
+        errors = error_responses(method, path, permission, calls_upstream=calls_upstream)
         return decorator(
             path,
             opt=opt,
             dependencies=dependencies,
             security=SECURITY,
-            responses={**error_responses(method), **responses},
+            responses={**errors, **responses},
+            operation_class=operation,
             description=f"{description}\n\nPermission: `{permission}`.".strip(),
             **options,
         )(after_validation(fn, provides))

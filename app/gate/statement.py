@@ -32,7 +32,7 @@ from psycopg import AsyncConnection
 from psycopg import AsyncCursor
 from psycopg.rows import RowMaker
 
-from app.envelope import Credits, Meta, RateLimits
+from app.envelope import Cache, Credits, Meta, RateLimits
 from app.params import BIGINT_MAX  # account ids outside 1..BIGINT_MAX name no account
 
 
@@ -246,7 +246,7 @@ class GateResult:
             remaining_day=max(self.limit_day - self.day_used, 0),
         )
 
-    def meta(self, cache: dict[str, Any] | None = None) -> Meta:
+    def meta(self, cache: Cache | None = None) -> Meta:
         """``_meta``; ``cache`` is a store-served answer's ``_meta._cache`` (or None)."""
         return Meta(credits=Credits(used=self.credits_used), rate_limits=self.rate_limits(), cache=cache)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.charts import CampaignsChart, CampaignsOverview
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import DAILY_WINDOW_MAX_DAYS, provide_date_window
@@ -23,7 +24,7 @@ from app.store.source import StoreReader, windowed_reader
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
-async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope:
+async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope[CampaignsOverview]:
     """Link count, clicks and claims with deltas, and the daily claims chart.
 
     Rules: ``end_date`` must not be before ``start_date``. The deltas compare with the
@@ -40,7 +41,7 @@ async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope:
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )
-async def campaigns_chart(request: Request, reader: StoreReader) -> Envelope:
+async def campaigns_chart(request: Request, reader: StoreReader) -> Envelope[CampaignsChart]:
     """Daily clicks and claims over all links.
 
     Rules: ``end_date`` must not be before ``start_date``.

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from litestar import Request
 from litestar.params import FromQuery
 
+from app.answers.feeds import ChatsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, offset_page, relay
@@ -41,7 +42,7 @@ async def list_chats(
     filter: FromQuery[ChatFilter | None] = None,  # noqa: A002 - the spec's parameter name
     list_id: ListId = None,
     search: Search = None,
-) -> Envelope:
+) -> Envelope[ChatsPage]:
     """The account's chats, newest (``recent``) or oldest first; offset-paged.
 
     Rules: ``filter`` and ``list_id`` are mutually exclusive (400 naming ``list_id``); an

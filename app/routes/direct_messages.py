@@ -14,6 +14,7 @@ from datetime import datetime
 from litestar import Request
 from litestar.di import NamedDependency
 
+from app.answers.feeds import DirectMessagesPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, cursor_next, live_page, offset_next, relay
@@ -40,7 +41,7 @@ async def direct_message_stats(
     limit: Limit100 = 10,
     search: Search = None,
     offset: Offset = 0,
-) -> Envelope:
+) -> Envelope[DirectMessagesPage]:
     """Delivery and engagement per direct message, newest first.
 
     ``end_date`` doubles as the cursor, so it is exclusive: the next page ends just before

@@ -15,6 +15,8 @@ from litestar.di import NamedDependency
 from litestar.params import FromQuery, Parameter
 
 from app.enums import ChartBy, EarningsType, TipsSource
+from app.answers.charts import EarningsChart, EarningsOverview
+from app.answers.feeds import EarningsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
@@ -59,7 +61,7 @@ async def earnings_feed(
     marker_id: MarkerId = None,
     type: FromQuery[EarningsType | None] = None,  # noqa: A002 - the spec's parameter name
     tips_source: FromQuery[TipsSource | None] = None,
-) -> Envelope:
+) -> Envelope[EarningsPage]:
     """Transactions newest first, marker-paged; ``T`` in dates is read as a space.
 
     Rules: ``tips_source`` only with ``type=tips``; ``marker_id`` only with ``marker``;
@@ -82,7 +84,7 @@ async def earnings_feed(
     tags=["earnings"],
     summary="Earnings chart (store)",
 )
-async def earnings_chart(request: Request, reader: StoreReader, by: FromQuery[ChartBy] = "total") -> Envelope:
+async def earnings_chart(request: Request, reader: StoreReader, by: FromQuery[ChartBy] = "total") -> Envelope[EarningsChart]:
     """Net amount and count series, totals and the delta against the previous window.
 
     Buckets are days for windows up to 90 days, calendar months beyond.
@@ -107,7 +109,7 @@ async def earnings_overview(
     account: ConnectedAccount,
     window: NamedDependency[DateWindow],
     by: FromQuery[OverviewSection | None] = None,
-) -> Envelope:
+) -> Envelope[EarningsOverview]:
     """Totals, deltas and charts per section; ``by`` narrows to one section (sent as given).
 
     Rules: ``end_date`` must not be before ``start_date``.

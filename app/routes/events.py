@@ -10,6 +10,7 @@ from typing import Annotated
 from litestar import Request
 from litestar.params import Parameter
 
+from app.answers.feeds import EventsPage
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.events.types import Cursor, event_json, parse_types
@@ -39,7 +40,7 @@ async def list_events(
     after: After = None,
     limit: Annotated[int, Parameter(ge=1, le=1000, description="Page size.")] = 100,
     type: Types = None,  # noqa: A002 - the parameter's name in the URL
-) -> Envelope:
+) -> Envelope[EventsPage]:
     """Events of the caller's organization after ``after``, oldest first.
 
     ``data.cursor`` is where to continue (the last event's cursor, or ``after`` itself when

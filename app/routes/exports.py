@@ -5,9 +5,11 @@ GET /v1/{account_id}/exports/{resource}  (api_exports_read)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from litestar import Request
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIMediaType, OpenAPIType, Schema
 from litestar.params import FromQuery, Parameter
 from litestar.response import Stream
 
@@ -16,6 +18,7 @@ from app.exports.columns import RESOURCES
 from app.exports.formats import FORMATS
 from app.exports.run import OutsideCoverage, checked_window, encoded
 from app.gate import ConnectedAccount, v1_get
+from app.gate.document import GatedOperation, error_spec
 from app.params import bad_parameter, parse_timestamp, rule_pattern, timestamp, whole_value
 
 DateParam = Annotated[str | None, timestamp("Default: the stored coverage's bound.")]
@@ -28,9 +31,38 @@ Resource = Annotated[
 ]
 
 
+@dataclass
+class ExportOperation(GatedOperation):
+    """The 200 is a file in the asked format, not JSON."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        answer = self.responses["200"]
+        answer.description = "The rows as a file: CSV (UTF-8, with a header row) or Parquet."
+        answer.content = {
+            media: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING, content_media_type=media))
+            for media in FORMATS.values()
+        }
+        answer.headers["Content-Disposition"] = OpenAPIHeader(
+            schema=Schema(type=OpenAPIType.STRING),
+            description='attachment; filename="<resource>-<account_id>.<format>"',
+            required=True,
+        )
+
+
+OUTSIDE_COVERAGE = error_spec(
+    409,
+    "The window is not inside the stored coverage of the resource (the message names it). 1 credit.",
+    {"error": "window 2024-01-01T00:00:00+00:00..2024-12-31T23:59:59+00:00 is not inside the stored coverage "
+     "of earnings: 2025-01-01T00:00:00+00:00..2026-01-01T00:00:00+00:00", "code": "outside_coverage"},
+)
+
+
 @v1_get(
     "/v1/{account_id:int}/exports/{resource:str}",
     permission="api_exports_read",
+    responses={409: OUTSIDE_COVERAGE},
+    operation_class=ExportOperation,
     tags=["exports"],
     summary="Export stored rows (CSV or Parquet)",
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.feeds import TrendingGifs
 from app.envelope import Envelope
 from app.gate import Upstream, v1_get
 from app.live import live_page, offset_next, organization_credential, relay
@@ -34,7 +35,7 @@ async def trending_gifs(
     upstream: Upstream,
     limit: Limit50 = 20,
     offset: Offset = 0,
-) -> Envelope:
+) -> Envelope[TrendingGifs]:
     """The provider's body nested as ``data.data`` and ``data.pagination``; offset-paged.
 
     There is no ``hasMore``: a next page exists while ``offset + count < total_count``.

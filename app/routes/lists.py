@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.feeds import ChatListsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, offset_page, relay
@@ -26,7 +27,7 @@ async def list_chat_lists(
     account: ConnectedAccount,
     limit: Limit100 = 10,
     offset: Offset = 0,
-) -> Envelope:
+) -> Envelope[ChatListsPage]:
     """Custom user lists, usable as ``list_id`` on chats; offset-paged like chats."""
     params = {"limit": limit, "offset": offset}
     payload = await relay(upstream, account, paths.CHAT_LISTS, params, expect=LIST_PAGE)

@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 from litestar import Request
 from litestar.params import FromPath, FromQuery
 
+from app.answers.charts import MarkReadResult
+from app.answers.feeds import NotificationsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
 from app.live import LIST_PAGE, cursor_next, live_page, relay
@@ -44,7 +46,7 @@ async def list_notifications(
     limit: Limit100 = 10,
     type: FromQuery[ListedCategory | None] = None,  # noqa: A002 - the spec's parameter name
     from_id: FromId = None,
-) -> Envelope:
+) -> Envelope[NotificationsPage]:
     """Newest first; the next page starts after the last id of this one (``from_id``)."""
     params = {"limit": limit, "type": type, "from_id": from_id}
     payload = await relay(upstream, account, paths.NOTIFICATIONS, params, expect=LIST_PAGE)
@@ -65,7 +67,7 @@ async def mark_read(
     upstream: Upstream,
     account: ConnectedAccount,
     type: FromPath[MarkableCategory],  # noqa: A002 - the spec's path parameter name
-) -> Envelope:
+) -> Envelope[MarkReadResult]:
     """Marks every notification of the category read; returns the updated counters.
 
     The route takes no body. One sent anyway is ignored; past the size limit it is a 413

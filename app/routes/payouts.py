@@ -10,6 +10,7 @@ from typing import Annotated
 
 from litestar import Request
 
+from app.answers.feeds import ChargebacksPage, PayoutRequestsPage
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import FEED_WINDOW_MAX_DAYS, Limit100, Offset, provide_date_window, unix_seconds
@@ -31,7 +32,7 @@ Marker = Annotated[
 )
 async def chargebacks(
     request: Request, reader: StoreReader, limit: Limit100 = 10, offset: Offset = 0, marker: Marker = None
-) -> Envelope:
+) -> Envelope[ChargebacksPage]:
     """Chargebacks filed in the window (by filing date), newest first.
 
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
@@ -51,7 +52,7 @@ async def chargebacks(
 )
 async def payout_requests(
     request: Request, reader: StoreReader, offset: Offset = 0, marker: Marker = None
-) -> Envelope:
+) -> Envelope[PayoutRequestsPage]:
     """Withdrawal requests, newest first; the page size is fixed at 10.
 
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not

@@ -10,6 +10,7 @@ from typing import Annotated
 from litestar import Request
 from litestar.params import FromQuery, QueryParameter
 
+from app.answers.feeds import PostsPage
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import (
@@ -56,7 +57,7 @@ async def list_posts(
     counters: FromQuery[bool] = True,
     before_publish_time: Cursor = None,
     after_publish_time: Cursor = None,
-) -> Envelope:
+) -> Envelope[PostsPage]:
     """The feed in one of five orders, cursor-paged by tailMarker.
 
     Rules: descending orders page with ``before_publish_time``, ascending ones

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.feeds import PromotionsTrialsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, offset_page, relay
@@ -26,7 +27,7 @@ async def promotions_trials(
     account: ConnectedAccount,
     limit: Limit200 = 100,
     offset: Offset = 0,
-) -> Envelope:
+) -> Envelope[PromotionsTrialsPage]:
     """Promo and trial items, each with exactly one of ``promo`` or ``trial``; offset-paged."""
     params = {"limit": limit, "offset": offset}
     payload = await relay(upstream, account, paths.PROMOTIONS_TRIALS, params, expect=ITEMS_PAGE)

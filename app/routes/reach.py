@@ -12,6 +12,8 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery, QueryParameter
 
+from app.answers.charts import ProfileVisitors
+from app.answers.feeds import PromotionsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import ITEMS_PAGE, live_page, offset_page, relay
@@ -61,7 +63,7 @@ async def profile_visitors(
     window: NamedDependency[DateWindow],
     by: FromQuery[Literal["total", "guests", "users", "subscribers"]] = "total",
     limit: TopCountries = 10,
-) -> Envelope:
+) -> Envelope[ProfileVisitors]:
     """Visitor totals and charts; ``by`` chooses the bucket that ranks ``topCountries``.
 
     Rules: ``end_date`` must not be before ``start_date``; ``limit`` above 100 is clamped,
@@ -86,7 +88,7 @@ async def promotions(
     window: NamedDependency[DateWindow],
     limit: Limit100 = 10,
     offset: Offset = 0,
-) -> Envelope:
+) -> Envelope[PromotionsPage]:
     """Discounted-price offers and free-trial bundles created in the window; offset-paged.
 
     Rules: ``end_date`` must not be before ``start_date``.

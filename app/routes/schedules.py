@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.feeds import ScheduledChats
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
@@ -25,7 +26,7 @@ async def later_chat(
     upstream: Upstream,
     account: ConnectedAccount,
     limit: Limit50 = 10,
-) -> Envelope:
+) -> Envelope[ScheduledChats]:
     """The next ``limit`` scheduled direct and mass messages by publish time. Not paged:
     the spec gives this route no cursor or offset, only the next items."""
     params = {"limit": limit}

@@ -25,14 +25,16 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
-from litestar import Request, Response, get, post
+from litestar import MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
 from litestar.response import Redirect
 from psycopg_pool import AsyncConnectionPool
 
 from app.errors import ApiError, error_response
+from app.gate.document import ERRORS, AnswerOperation, error_spec
 from app.gate.keys import KEY_PATTERN, key_digest, presented_key
 from app.gate.middleware import RATE_LIMITED, UNAUTHENTICATED
+from app.gate.route import SECURITY
 from app.gate.state import METERED_STATE, MinuteView
 from app.status_page import HEADERS, render, sign_in_page
 from app.store import status as store
@@ -103,7 +105,23 @@ def _admit(request: Request, viewer: store.Viewer | None) -> store.Viewer:
     return viewer
 
 
-@get(PATH, tags=["system"], summary="Status page (HTML, admin keys)", exception_handlers={ApiError: _refusal})
+def _refusals(*statuses: int) -> dict:
+    """The document's error answers of a status route (its key check is its own)."""
+    own = {
+        401: ERRORS[401],
+        403: ("Not an admin key, or a form from another site.", {"error": NOT_ADMIN, "code": "forbidden"}),
+        429: ("The organization's minute window is full; see Retry-After.", ERRORS[429][1]),
+        503: ERRORS[503],
+    }
+    return {status: error_spec(status, *own[status]) for status in statuses}
+
+
+#: The routes' document: their answers and each answer's headers (``app.gate.document``).
+DOCUMENTED = {"operation_class": AnswerOperation, "security": SECURITY}
+
+
+@get(PATH, tags=["system"], summary="Status page (HTML, admin keys)", exception_handlers={ApiError: _refusal},
+     media_type=MediaType.HTML, responses=_refusals(401, 403, 429, 503), **DOCUMENTED)
 async def status_page(request: Request) -> Response[str]:
     """Per account and resource: coverage, lag, last run, last error and backfill progress,
     and a 90-day chart of net earnings from the store. Needs an admin key (a header, or the
@@ -133,7 +151,7 @@ async def status_page(request: Request) -> Response[str]:
 
 
 @post(PATH, tags=["system"], summary="Sign in to the status page (HTML form)", status_code=303,
-      exception_handlers={ApiError: _refusal})
+      exception_handlers={ApiError: _refusal}, responses=_refusals(401, 403, 429, 503), **DOCUMENTED)
 async def sign_in(request: Request) -> Response:
     """The sign-in form's ``key``: an admin key opens a session (a cookie) and the browser is
     sent to ``GET /status``. Counted in the key's organization's minute window like a view."""
@@ -155,7 +173,7 @@ async def sign_in(request: Request) -> Response:
 
 
 @post(f"{PATH}/sign-out", tags=["system"], summary="Sign out of the status page", status_code=303,
-      exception_handlers={ApiError: _refusal})
+      exception_handlers={ApiError: _refusal}, responses=_refusals(403, 503), **DOCUMENTED)
 async def sign_out(request: Request) -> Response:
     """Ends this browser's session (if any) and sends it back to the sign-in page."""
     if not same_origin(request.headers):

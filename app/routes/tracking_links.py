@@ -10,6 +10,7 @@ from typing import Annotated
 
 from litestar import Request
 
+from app.answers.charts import LinkStats
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.params import identifier, provide_open_date_window
@@ -28,7 +29,7 @@ LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
 )
 async def tracking_link_stats(
     request: Request, reader: StoreReader, link_id: LinkId
-) -> Envelope:
+) -> Envelope[LinkStats]:
     """One link's summary and daily and monthly metrics.
 
     Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from litestar import Request
 
+from app.answers.feeds import ProcessingMediaList, VaultListsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, live_page, offset_page, relay
@@ -23,7 +24,7 @@ from app.upstream import paths
 )
 async def media_processing(
     request: Request, upstream: Upstream, account: ConnectedAccount
-) -> Envelope:
+) -> Envelope[ProcessingMediaList]:
     """Media being transcoded; an item leaves the list once it is ready. No parameters."""
     payload = await relay(upstream, account, paths.VAULT_MEDIA_PROCESSING, expect={"list": list})
     return live_page(request, payload)
@@ -42,7 +43,7 @@ async def vault_lists(
     limit: Limit100 = 24,
     offset: Offset = 0,
     search: Search = None,
-) -> Envelope:
+) -> Envelope[VaultListsPage]:
     """System lists and custom folders (``query`` finds custom lists by name); offset-paged."""
     params = {"limit": limit, "offset": offset, "query": search or None}
     payload = await relay(upstream, account, paths.VAULT_LISTS, params, expect=LIST_PAGE)

@@ -31,7 +31,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from app.crypto.keyring import Keyring
 from app.db.pool import checkout
-from app.envelope import Envelope
+from app.envelope import Cache, Envelope
 from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
 from app import params as date_params
@@ -105,13 +105,13 @@ class Sourced(Generic[T]):
     source: Source
     synced_at: datetime | None
 
-    def cache(self) -> dict[str, Any]:
+    def cache(self) -> Cache:
         """The ``_meta._cache`` member: source and as-of time (ISO 8601, UTC)."""
-        return {"source": self.source, "synced_at": _iso_utc(self.synced_at) if self.synced_at else None}
+        return Cache(self.source, _iso_utc(self.synced_at) if self.synced_at else None)
 
     def envelope(self, request: Request, following: NextParams = None) -> Envelope:
         """The route's answer: the data, the next page's URL and ``_meta._cache``."""
-        return Envelope.page(self.data, next_page_url(request, following)).with_cache(self.cache())
+        return Envelope.page(self.data, next_page_url(request, following), self.cache())
 
 
 async def read_coverage(
