@@ -9,12 +9,13 @@ from contextlib import asynccontextmanager
 from litestar import Litestar, Router
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
+from app.docs_page import OfflineSwaggerPlugin
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
@@ -45,8 +46,11 @@ def openapi_config() -> OpenAPIConfig:
         title="Creator Relay API",
         version="1",
         description=API_DESCRIPTION,
-        openapi_router=Router(path="/docs", route_handlers=[], response_headers=page_headers(DOCS_CSP)),
-        render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
+        openapi_router=Router(
+            path="/docs", route_handlers=[], response_headers=page_headers(DOCS_CSP), include_in_schema=False
+        ),
+        # Every file the page loads is served by the API itself (``app.docs_page``).
+        render_plugins=[OfflineSwaggerPlugin(path="/"), JsonRenderPlugin()],
         components=Components(
             security_schemes={
                 "BearerAuth": SecurityScheme(type="http", scheme="bearer"),

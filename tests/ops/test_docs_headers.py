@@ -1,12 +1,10 @@
 """/docs (Swagger UI) carries the HTML pages' security headers (issue 25): no framing, no
-sniffing, no Referer, and a Content-Security-Policy that allows exactly what the page loads
-today (its script, style and icon from the jsDelivr CDN, its inline start-up script)."""
+sniffing, no Referer, and a Content-Security-Policy that allows exactly what the page loads:
+its scripts and style sheet from this origin (issue 27; tests/ops/test_docs_page.py)."""
 
 from __future__ import annotations
 
 import re
-
-from app.html_headers import SWAGGER_CDN
 
 
 def policy_of(answer) -> dict[str, set[str]]:
@@ -25,17 +23,15 @@ def test_the_docs_page_has_the_security_headers_and_a_policy_for_what_it_loads(c
     policy = policy_of(page)
     assert policy["default-src"] == {"'none'"} and policy["frame-ancestors"] == {"'none'"}
     assert policy["connect-src"] == {"'self'"}  # "Try it out" calls this API only
-    # Every script, style sheet and icon the page names is allowed by its directive, and
-    # the inline start-up script by 'unsafe-inline' (until the UI is served locally).
+    # Every script and style sheet the page names is this origin's, and so is all the policy allows.
     loaded = {
-        "script-src": re.findall(r"<script src=\"([^\"]+)\"", page.text),
-        "style-src": re.findall(r"<link href=\"([^\"]+)\" rel=\"stylesheet\"", page.text),
-        "img-src": re.findall(r"<link rel='icon' type='image/png' href='([^']+)'", page.text),
+        "script-src": re.findall(r'<script src="([^"]+)"', page.text),
+        "style-src": re.findall(r'<link rel="stylesheet" href="([^"]+)"', page.text),
     }
     for directive, urls in loaded.items():
         assert urls, directive
-        assert all(url.startswith(SWAGGER_CDN + "/") for url in urls) and SWAGGER_CDN in policy[directive]
-    assert "<script type='text/javascript'>" in page.text and "'unsafe-inline'" in policy["script-src"]
+        assert all(url.startswith("/docs/assets/") for url in urls) and policy[directive] == {"'self'"}
+    assert "<script>" not in page.text and "'unsafe-inline'" not in page.headers["content-security-policy"]
 
 
 def test_the_schema_carries_the_headers_too(client_of):
