@@ -20,6 +20,7 @@ from typing import Any
 from litestar import Request, Response, Router, get
 from litestar.exceptions import NotFoundException
 from litestar.openapi.plugins import OpenAPIRenderPlugin
+from litestar.params import FromPath
 from swagger_ui_bundle import swagger_ui_path
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ ASSETS: dict[str, Asset] = {
 
 
 @get("/assets/{name:str}", include_in_schema=False, sync_to_thread=False)
-def docs_asset(name: str) -> Response[bytes]:
+def docs_asset(name: FromPath[str]) -> Response[bytes]:
     asset = ASSETS.get(name)
     if asset is None:
         raise NotFoundException()
