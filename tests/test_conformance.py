@@ -13,7 +13,11 @@ every header the document calls required (``response_headers_conformance``). 0 f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
+import psycopg
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
@@ -24,8 +28,12 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.fixtures.api import auth
-from tests.test_fuzz import ACCOUNT_ID, EXAMPLES, fuzzed_api  # noqa: F401 - the fixture
+from app import admin
+from tests.fixtures.api import ApiProcess, auth, start_api_process
+from tests.test_fuzz import EXAMPLES
+
+#: The provisioned account (not test_fuzz's: one organization owns an account).
+ACCOUNT_ID = 434343
 
 CHECKS = [
     not_a_server_error,
@@ -36,8 +44,27 @@ CHECKS = [
 ]
 
 
-def test_every_answer_of_every_operation_conforms_to_the_document(fuzzed_api, sandbox) -> None:  # noqa: F811
-    api, key = fuzzed_api
+@pytest.fixture(scope="module")
+def conformance_api(database_url: str, sandbox, keyring, tmp_path_factory) -> Iterator[tuple[ApiProcess, str]]:
+    """``relay serve`` on the sandbox; an admin key of an organization with room and the account."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        org_id = admin.create_organization(
+            conn, "conformance", credits=10_000_000, limit_minute=10_000_000, limit_day=10_000_000
+        )
+        key = admin.create_key(conn, org_id, "admin").secret
+        admin.connect_account(conn, org_id, ACCOUNT_ID, f"sandbox-{ACCOUNT_ID}", keyring=keyring)
+    api = start_api_process(
+        database_url, tmp_path_factory.mktemp("conformance"),
+        RELAY_UPSTREAM_URL=sandbox.url, RELAY_UPSTREAM_MAX_ATTEMPTS="1", RELAY_LOG_LEVEL="ERROR",
+    )
+    try:
+        yield api, key
+    finally:
+        api.stop()
+
+
+def test_every_answer_of_every_operation_conforms_to_the_document(conformance_api, sandbox) -> None:
+    api, key = conformance_api
     link = sandbox.get(ACCOUNT_ID, "/tracking-links", limit=1).json()["list"][0]["id"]
     schema = schemathesis.openapi.from_url(f"{api.url}/docs/openapi.json")
     operations = [result.ok() for result in schema.get_all_operations()]
