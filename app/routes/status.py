@@ -152,7 +152,7 @@ async def status_page(request: Request) -> Response[str]:
 
 @post(PATH, tags=["system"], summary="Sign in to the status page (HTML form)", status_code=303,
       exception_handlers={ApiError: _refusal}, responses=_refusals(401, 403, 429, 503), **DOCUMENTED)
-async def sign_in(request: Request) -> Response:
+async def sign_in(request: Request) -> Redirect:
     """The sign-in form's ``key``: an admin key opens a session (a cookie) and the browser is
     sent to ``GET /status``. Counted in the key's organization's minute window like a view."""
     if not same_origin(request.headers):
@@ -174,7 +174,7 @@ async def sign_in(request: Request) -> Response:
 
 @post(f"{PATH}/sign-out", tags=["system"], summary="Sign out of the status page", status_code=303,
       exception_handlers={ApiError: _refusal}, responses=_refusals(403, 503), **DOCUMENTED)
-async def sign_out(request: Request) -> Response:
+async def sign_out(request: Request) -> Redirect:
     """Ends this browser's session (if any) and sends it back to the sign-in page."""
     if not same_origin(request.headers):
         raise ApiError(403, CROSS_SITE, "cross_site")
