@@ -19,6 +19,7 @@ from app.docs_page import OfflineSwaggerPlugin
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
+from app.gate.shares import Shares
 from app.gate.state import GateRuntime
 from app.html_headers import DOCS_CSP, page_headers
 from app.logging import configure_logging
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     app.state.settings = settings
     app.state.status_reads = RecentReads(settings.status_cache_seconds)  # GET /status
+    app.state.shares = Shares.from_settings(settings)  # fair shares per organization
     app.state.gate = gate  # the gatekeeper and the ledger writer, once the lifespan has begun
     # Built now: without keys the app does not start; with them, every request that calls
     # the upstream decrypts its account's credential with this one keyring (and its cache).

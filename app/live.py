@@ -2,7 +2,8 @@
 
 Every live route handler does the same three things, each a piece here:
 
-1. ``relay(...)``: make the one upstream call through the shared client and check that the
+1. ``relay(...)``: make the one upstream call through the shared client (holding one of the
+   organization's live-call shares, ``app.gate.shares``) and check that the
    payload has the members we are about to read, of the types we read them as (``expect``).
    A payload of another shape is the upstream failing, not our bug: it raises
    ``UpstreamBadBody`` (-> 424), never a 500;
@@ -26,6 +27,7 @@ from litestar import Request
 
 from app.envelope import Envelope
 from app.errors import ApiError
+from app.gate.shares import LIVE_CALLS, take_for_request
 from app.gate.state import current_gate
 from app.store import credentials
 from app.upstream.client import UpstreamAccount, UpstreamClient
@@ -56,10 +58,13 @@ async def relay(
     ``params`` use the upstream's names; None values are not sent (the client drops them).
     ``expect`` names the members the route reads (for paging) and their types: if the
     upstream answers with something else, the call failed as far as the caller is concerned.
+    The call holds one of the organization's live-call shares (429 ``concurrency_limit``
+    past it): a slow upstream of one organization cannot take the shared upstream pool.
     """
-    payload = await upstream.request_json(
-        method, account, path, path_params=path_params, params=params
-    )
+    with take_for_request(LIVE_CALLS):
+        payload = await upstream.request_json(
+            method, account, path, path_params=path_params, params=params
+        )
     unexpected = _unexpected_member(payload, expect or {})
     if unexpected is not None:
         raise UpstreamBadBody(

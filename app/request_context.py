@@ -33,7 +33,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from app.disconnects import CHECK_AFTER, client_gone
 from app.errors import CLIENT_CLOSED, answered_status
 from app.gate.middleware import pass_gate, uncharged
-from app.gate.state import METERED_STATE, PERMISSION_OPT, GateRuntime, open_gate
+from app.gate.state import METERED_STATE, PERMISSION_OPT, GateRuntime, charges, open_gate
 from app.metrics import count_request
 from app.request_id import HEADER, choose_request_id, request_id
 from app.upstream.stats import track_upstream_calls
@@ -85,7 +85,7 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
             if message["type"] == "http.response.start":
                 status = message["status"]
                 if gate_headers:
-                    metered = gate_headers if status < 500 else uncharged(gate_headers)
+                    metered = gate_headers if charges(status) else uncharged(gate_headers)
                     message["headers"] = [*message.get("headers", ()), *metered]
             elif not message.get("more_body", False):
                 answered = time.perf_counter() - started < CHECK_AFTER or not client_gone(receive)

@@ -82,6 +82,13 @@ class Settings:
         "before a request answers 503 database_unavailable (seconds).",
         float, check=rules.positive,
     )
+    # On the API process's connections (app/db/pool.py); 0: off, as in PostgreSQL.
+    db_statement_timeout: float = _setting(30.0, "Longest statement on an API connection "
+        "(seconds; PostgreSQL's statement_timeout): then it is cancelled and the request fails. 0: none.", float,
+        check=rules.non_negative)
+    db_idle_in_transaction_timeout: float = _setting(10.0, "Longest an API connection may sit idle "
+        "inside a transaction (seconds; PostgreSQL's idle_in_transaction_session_timeout): then "
+        "the server ends its session. 0: none.", float, check=rules.non_negative)
 
     # --- API ---------------------------------------------------------------------
     api_host: str = _setting("127.0.0.1", "Address the API binds to.", str)
@@ -151,6 +158,17 @@ class Settings:
     api_max_connections: int = _setting(1000, "Connections one API process serves at once "
         "(requests still running for clients gone count too); requests on further ones: 503 "
         "connection_limit with Retry-After, connection closed.", int, check=rules.positive)
+
+    # Fair shares: what one organization holds at once in one API process (app/gate/shares.py;
+    # how to size them: docs/operations.md); past one, 429 concurrency_limit with Retry-After.
+    org_share_exports: int = _setting(2, "Exports one organization streams at once from one API "
+        "process.", int, check=rules.positive)
+    org_share_live_calls: int = _setting(16, "Upstream calls one organization's live answers have "
+        "in flight at once in one API process (of its 100 pooled upstream connections).", int,
+        check=rules.positive)
+    org_share_expensive_reads: int = _setting(4, "Aggregate reads (earnings chart, campaigns "
+        "overview and chart, tracking-link stats) one organization runs at once in one API process.", int,
+        check=rules.positive)
 
     api_shutdown_timeout: float = _setting(
         10.0,
@@ -331,6 +349,9 @@ class Settings:
     export_batch_rows: int = _setting(
         10000, "Rows an export reads per fetch (and per Parquet row group); bounds its memory.", int, check=rules.positive,
     )
+    export_send_timeout: float = _setting(60.0, "Longest an export waits for its client to take "
+        "the next batch (seconds); then it ends, unfinished, and the connection is closed.", float,
+        check=rules.positive)
 
     # --- logging -------------------------------------------------------------------
     log_level: str | None = _setting(None, "Log level (DEBUG, INFO, WARNING, ERROR). Unset: INFO for `relay serve`, "

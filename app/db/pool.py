@@ -65,13 +65,36 @@ class checkout:  # noqa: N801 - used as a function: ``async with checkout(pool) 
         await self._pool.putconn(self._conn)
 
 
+def session_bounds(settings: Settings) -> tuple[str, ...]:
+    """The ``SET`` statements that bound what one API connection may hold: a statement that
+    runs too long is cancelled, a transaction left idle (a handler stuck between two
+    statements) is ended by the server, its locks and its snapshot released. Set once per
+    new connection rather than as the ``options`` startup parameter, which PgBouncer refuses."""
+    return (
+        f"SET statement_timeout = {round(settings.db_statement_timeout * 1000)}",
+        f"SET idle_in_transaction_session_timeout = {round(settings.db_idle_in_transaction_timeout * 1000)}",
+    )
+
+
+def bounded_sessions(settings: Settings):
+    """The pool's ``configure``: ``session_bounds`` on each connection it opens."""
+    statements = session_bounds(settings)
+
+    async def configure(conn: AsyncConnection) -> None:
+        for statement in statements:
+            await conn.execute(statement)
+
+    return configure
+
+
 def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -> AsyncConnectionPool:
     """A pool that is not opened yet: ``await pool.open()`` in the process's lifespan.
 
     Its connections are in autocommit: the API's reads are single statements (a store
     page is two: coverage, then rows, each consistent on its own, see app/store/source.py),
     so a transaction would only add BEGIN and COMMIT round trips. Code that writes more
-    than one statement opens ``conn.transaction()``.
+    than one statement opens ``conn.transaction()``. Each connection carries the API's
+    statement and idle-in-transaction bounds (``session_bounds``).
     """
     return AsyncConnectionPool(
         plain_url(database_url),
@@ -84,6 +107,7 @@ def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -
         check=check_on_checkout,
         # While the server is unreachable a checkout fails fast (503), not after 30 s.
         timeout=settings.db_wait_timeout,
+        configure=bounded_sessions(settings),
         kwargs={"application_name": f"creator-relay:{name}", "autocommit": True},
     )
 
@@ -93,7 +117,8 @@ class OwnConnection:
     background writer that runs one statement at a time (the gate's meter, the ledger): no
     checkout per use, and psycopg keeps its prepared statements. Opened on first use,
     bounded like a checkout (an unreachable server is a prompt error, not a 30 s wait);
-    replaced once it is broken. ``setup``: session settings run once on each new one."""
+    replaced once it is broken. ``setup``: session settings run once on each new one, after
+    the pool's own ``configure``."""
 
     def __init__(self, pool: AsyncConnectionPool, *, name: str | None = None, setup: tuple[str, ...] = ()) -> None:
         self._pool = pool
@@ -119,6 +144,9 @@ class OwnConnection:
         try:
             async with asyncio.timeout(self._pool.timeout):
                 conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
+                configure = self._pool._configure  # psycopg_pool keeps it without a public name
+                if configure is not None:
+                    await configure(conn)
                 for statement in self._setup:
                     await conn.execute(statement)
             return conn

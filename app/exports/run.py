@@ -10,6 +10,7 @@ from psycopg import AsyncConnection
 
 from app.exports.formats import encoder
 from app.store import exports as store
+from app.store.exports import Connect
 from app.store.source import Coverage
 
 
@@ -45,7 +46,7 @@ async def checked_window(
 
 
 async def encoded(
-    conn: AsyncConnection,
+    connect: Connect,
     account_id: int,
     resource: str,
     fmt: str,
@@ -55,11 +56,14 @@ async def encoded(
     batch: int,
     on_rows: Callable[[int], None] | None = None,
 ) -> AsyncIterator[bytes]:
-    """The export's bytes: header (or Parquet magic), one chunk per batch, then the end."""
+    """The export's bytes: header (or Parquet magic), one chunk per batch, then the end.
+    ``connect``: a connection for each batch's statement (``app.store.exports``)."""
     out = encoder(resource, fmt)
     yield out.start()
-    async for rows in store.stream_rows(conn, account_id, resource, start, end, batch):
-        yield out.batch(rows)
+    async for rows in store.stream_rows(connect, account_id, resource, start, end, batch):
+        chunk, count = out.batch(rows), len(rows)
+        rows.clear()  # the rows go before the chunk waits for its reader: one copy in memory
         if on_rows is not None:
-            on_rows(len(rows))
+            on_rows(count)
+        yield chunk
     yield out.finish()

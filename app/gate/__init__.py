@@ -7,8 +7,12 @@ from app.gate.dependencies import ConnectedAccount, Upstream
 from app.gate.keeper import Gatekeeper
 from app.gate.ledger import LedgerWriter
 from app.gate.route import refuse_ungated_routes, v1_get, v1_post
+from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS
 
 __all__ = [
+    "EXPENSIVE_READS",
+    "EXPORTS",
+    "LIVE_CALLS",
     "ConnectedAccount",
     "Gatekeeper",
     "LedgerWriter",

@@ -40,7 +40,8 @@ ERRORS: dict[int, tuple[str, dict[str, str]]] = {
          "code": "unauthenticated"},
     ),
     429: (
-        "The organization's minute or day window is full; see Retry-After. 0 credits.",
+        "The organization's minute or day window is full (rate_limited), or it already holds its share "
+        "of this server (concurrency_limit: docs/operations.md, \"Fair shares\"); see Retry-After. 0 credits.",
         {"error": "rate limit exceeded for this organization; retry after the window resets", "code": "rate_limited"},
     ),
     403: (

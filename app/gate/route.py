@@ -15,7 +15,9 @@ Everything the gate does for a route is named in its declaration, through this m
   after validation and before the handler body: it enforces the body limit for handlers
   that never read the body, refuses an integer path parameter not written in ASCII digits
   (400: Litestar's ``int()`` takes ``/v1/5%0A/...``), refuses with 402 when the request's
-  credit did not come off the balance, and puts ``_meta`` into the envelope the handler returns.
+  credit did not come off the balance, takes the organization's fair share the route
+  declares (``share=``, ``app.gate.shares``: 429 ``concurrency_limit`` past it), and puts
+  ``_meta`` into the envelope the handler returns.
 
 Every other option is Litestar's own (``dependencies``, ``tags``, ``summary``, ...).
 """
@@ -37,6 +39,7 @@ from app.envelope import Answer, as_envelope
 from app.gate.document import GatedOperation, answer_type, error_responses
 from app.errors import ApiError, client_closed
 from app.gate.dependencies import GATE_DEPENDENCIES
+from app.gate.shares import SHARES, take_for_request
 from app.gate.state import PERMISSION_OPT, current_gate
 from app.metrics import GATE_REFUSALS
 from app.params import bad_parameter
@@ -55,7 +58,9 @@ CREDITS_SPENT = "the organization's credit balance is spent; add credits"
 Provider = Callable[..., Any]
 
 
-def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | None = None) -> Callable[..., Any]:
+def after_validation(
+    fn: Callable[..., Any], provides: Mapping[str, Provider] | None = None, share: str | None = None
+) -> Callable[..., Any]:
     """The handler function with the gate's post-validation step around it.
 
     ``functools.wraps`` keeps the function's name, module and signature (``__wrapped__``),
@@ -64,6 +69,8 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
     arguments, plus each provider's parameters: one parse for all of them, where a Litestar
     dependency would cost a second parse and its resolution machinery on every request.
     Providers run first (their 400s come before the 413 and the 402, as validation does).
+    ``share``: the fair share the request holds until its response has gone (after the 402:
+    a request that cannot pay holds nothing).
     """
     if not inspect.iscoroutinefunction(fn):
         raise ImproperlyConfiguredException(f"gated handler {fn.__qualname__} must be async")
@@ -91,6 +98,8 @@ def after_validation(fn: Callable[..., Any], provides: Mapping[str, Provider] | 
         if not result.debited:
             GATE_REFUSALS.labels(402).inc()
             raise ApiError(402, CREDITS_SPENT, "credits_exhausted")
+        if share is not None:
+            state.held = take_for_request(share)  # given back by state.finish
         answer = await fn(*args, **kwargs)
         if isinstance(answer, Response):
             return answer  # a streamed export: a file, not an envelope
@@ -181,6 +190,9 @@ def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permissi
         raise ImproperlyConfiguredException(f"route {path} names unknown permission {permission!r}")
     responses: Mapping[int, ResponseSpec] = options.pop("responses", None) or {}
     provides: Mapping[str, Provider] = options.pop("provides", None) or {}
+    share: str | None = options.pop("share", None)
+    if share is not None and share not in SHARES:
+        raise ImproperlyConfiguredException(f"route {path} names unknown share {share!r}")
     dependencies = {**GATE_DEPENDENCIES, **(options.pop("dependencies", None) or {})}
     opt = {**(options.pop("opt", None) or {}), PERMISSION_OPT: permission}
     given_description = options.pop("description", None)
@@ -200,7 +212,7 @@ def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permissi
             operation_class=operation,
             description=f"{description}\n\nPermission: `{permission}`.".strip(),
             **options,
-        )(after_validation(fn, provides))
+        )(after_validation(fn, provides, share))
 
     return declare
 

@@ -7,7 +7,8 @@ variable carries it because the post-validation step wraps the handler function,
 Litestar calls with the handler's arguments only. When the response has gone,
 ``finish(status)`` queues the request's ledger row.
 
-A request answered 5xx (our failure) or cut by its client (499) is charged nothing: its
+A request answered 5xx (our failure), cut by its client (499) or refused past its
+organization's fair share (429 ``concurrency_limit``) is charged nothing: its
 row says so (credits 0, not debited) and its admission and credit go back to the
 organization with that row (``LedgerWriter.give_back``), whatever the spec says about 5xx
 (docs/api-decisions.md, "Nothing charged for our failures").
@@ -48,8 +49,18 @@ class GateRuntime:
         self.ledger: LedgerWriter | None = None
 
 
+TOO_MANY_REQUESTS = 429
+
+
+def charges(status: int) -> bool:
+    """Whether a request answered ``status`` past the gate costs its credit and window slot:
+    not a 5xx or a cut request (499), nor a 429, which past the gate is always a fair share's
+    ``concurrency_limit`` (the rate windows' 429 is refused before a request has a state)."""
+    return status < CLIENT_CLOSED and status != TOO_MANY_REQUESTS
+
+
 class GateState:
-    __slots__ = ("account_id", "has_body", "headers", "ledger", "receive", "result", "scope")
+    __slots__ = ("account_id", "has_body", "headers", "held", "ledger", "receive", "result", "scope")
 
     def __init__(
         self, result: GateResult, account_id: int | None, scope: Scope, receive: Receive, has_body: bool,
@@ -64,11 +75,15 @@ class GateState:
         self.ledger = ledger
         #: Rate limits and credits used, for the response's headers.
         self.headers = headers
+        #: The fair share the route declared (``app.gate.shares``), given back in ``finish``.
+        self.held = None
 
     def finish(self, status: int) -> None:
-        """The response went out with ``status``: queue the request's ledger row."""
+        """The response went out with ``status``: give back its share, queue its ledger row."""
+        if self.held is not None:
+            self.held.release()
         result, scope, account_id = self.result, self.scope, self.account_id
-        charged = status < CLIENT_CLOSED  # 499 and 5xx are not
+        charged = charges(status)
         self.ledger.record(copy_line(
             result.organization_id, result.key_id,
             account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None,

@@ -12,7 +12,7 @@ from litestar import Request
 
 from app.answers.charts import CampaignsChart, CampaignsOverview
 from app.envelope import Envelope
-from app.gate import v1_get
+from app.gate import EXPENSIVE_READS, v1_get
 from app.params import DAILY_WINDOW_MAX_DAYS, provide_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
@@ -21,6 +21,7 @@ from app.store.source import StoreReader, windowed_reader
     "/v1/{account_id:int}/campaigns/overview",
     permission="api_campaigns_read_overview",
     provides=windowed_reader(provide_date_window(DAILY_WINDOW_MAX_DAYS)),
+    share=EXPENSIVE_READS,
     tags=["campaigns"],
     summary="Campaigns overview (store)",
 )
@@ -38,6 +39,7 @@ async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope[
     "/v1/{account_id:int}/campaigns/chart",
     permission="api_campaigns_read_chart",
     provides=windowed_reader(provide_date_window(DAILY_WINDOW_MAX_DAYS)),
+    share=EXPENSIVE_READS,
     tags=["campaigns"],
     summary="Campaigns chart (store)",
 )

@@ -18,7 +18,7 @@ from app.enums import ChartBy, EarningsType, TipsSource
 from app.answers.charts import EarningsChart, EarningsOverview
 from app.answers.feeds import EarningsPage
 from app.envelope import Envelope
-from app.gate import ConnectedAccount, Upstream, v1_get
+from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay
 from app.params import (
     CHART_WINDOW_MAX_DAYS,
@@ -81,6 +81,7 @@ async def earnings_feed(
     "/v1/{account_id:int}/earnings/chart",
     permission="api_earnings_read_chart",
     provides=windowed_reader(provide_date_window(CHART_WINDOW_MAX_DAYS)),
+    share=EXPENSIVE_READS,
     tags=["earnings"],
     summary="Earnings chart (store)",
 )

@@ -11,13 +11,13 @@ from typing import Annotated, Literal
 from litestar import Request
 from litestar.openapi.spec import OpenAPIHeader, OpenAPIMediaType, OpenAPIType, Schema
 from litestar.params import FromQuery, Parameter
-from litestar.response import Stream
 
 from app.errors import ApiError
 from app.exports.columns import RESOURCES
 from app.exports.formats import FORMATS
 from app.exports.run import OutsideCoverage, checked_window, encoded
-from app.gate import ConnectedAccount, v1_get
+from app.exports.stream import ExportStream
+from app.gate import EXPORTS, ConnectedAccount, v1_get
 from app.gate.document import GatedOperation, error_spec
 from app.params import bad_parameter, parse_timestamp, rule_pattern, timestamp, whole_value
 
@@ -63,6 +63,7 @@ OUTSIDE_COVERAGE = error_spec(
     permission="api_exports_read",
     responses={409: OUTSIDE_COVERAGE},
     operation_class=ExportOperation,
+    share=EXPORTS,
     tags=["exports"],
     summary="Export stored rows (CSV or Parquet)",
 )
@@ -73,7 +74,7 @@ async def export_rows(
     format: FromQuery[Literal["csv", "parquet"]] = "csv",  # noqa: A002 - the parameter's name in the URL
     start_date: DateParam = None,
     end_date: DateParam = None,
-) -> Stream:
+) -> ExportStream:
     """Every stored row of the window, oldest first; the window must lie inside the stored
     coverage (409 names it). Columns and types: docs/data.md."""
     if resource not in RESOURCES:
@@ -88,16 +89,17 @@ async def export_rows(
             lower, upper = await checked_window(conn, account.account_id, resource, start, end)
         except OutsideCoverage as exc:
             raise ApiError(409, str(exc), "outside_coverage") from None
-    batch = request.app.state.settings.export_batch_rows
-
-    async def body():
-        async with pool.connection() as conn:
-            async for chunk in encoded(conn, account.account_id, resource, format, lower, upper, batch=batch):
-                if chunk:
-                    yield chunk
-
+    settings = request.app.state.settings
+    # Each batch checks a pooled connection out for its one statement: an export whose
+    # client reads slowly holds none between batches (app/store/exports.py).
+    chunks = encoded(pool.connection, account.account_id, resource, format, lower, upper, batch=settings.export_batch_rows)
     name = f"{resource}-{account.account_id}.{format}"
-    return Stream(body(), media_type=FORMATS[format], headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return ExportStream(
+        (chunk async for chunk in chunks if chunk),
+        send_timeout=settings.export_send_timeout,
+        media_type=FORMATS[format],
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 ROUTES = [export_rows]

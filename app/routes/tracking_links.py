@@ -12,7 +12,7 @@ from litestar import Request
 
 from app.answers.charts import LinkStats
 from app.envelope import Envelope
-from app.gate import v1_get
+from app.gate import EXPENSIVE_READS, v1_get
 from app.params import identifier, provide_open_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
@@ -24,6 +24,7 @@ LinkId = Annotated[int, identifier("The tracking link (campaign) id.")]
     "/v1/{account_id:int}/tracking-links/{link_id:int}/stats",
     permission="api_tracking_links_read",
     provides=windowed_reader(provide_open_date_window),
+    share=EXPENSIVE_READS,
     tags=["campaigns"],
     summary="Tracking link stats (store)",
 )

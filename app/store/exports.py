@@ -1,9 +1,15 @@
-"""The exports' SQL: the stored coverage of a resource, and every row of a window, streamed
-through a server-side cursor in key order (one batch in memory at a time)."""
+"""The exports' SQL: the stored coverage of a resource, and every row of a window in key
+order, one batch per statement (keyset: each batch starts after the previous one's last key).
+
+Each batch is one autocommitted statement on a connection checked out for it alone, so
+between batches an export holds no connection and no transaction, however slowly its
+client reads (docs/data.md, "Exports": what that means for rows the sync writes meanwhile)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import functools
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 
 from psycopg import AsyncConnection
@@ -11,19 +17,37 @@ from psycopg import AsyncConnection
 from app.exports.columns import RESOURCES, columns_of
 from app.store.source import Coverage, read_coverage
 
+#: A connection for one batch: ``pool.connection`` (the API), or one kept open (the CLI).
+Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+
 
 async def coverage(conn: AsyncConnection, account_id: int, resource: str) -> Coverage:
     return await read_coverage(conn, account_id, resource)
 
 
-def rows_sql(resource: str) -> str:
+@functools.cache
+def order_columns(resource: str) -> tuple[str, ...]:
+    """The export's order: the coverage time, then the key (less ``account_id``, fixed)."""
     model, time_column = RESOURCES[resource]
-    keys = ", ".join(c.name for c in model.__table__.primary_key.columns)
+    keys = tuple(c.name for c in model.__table__.primary_key.columns if c.name != "account_id")
+    return (time_column, *keys)
+
+
+@functools.cache
+def rows_sql(resource: str, *, after: bool = False) -> str:
+    """One batch of the window (``%(batch)s`` rows); ``after``: past the row whose order
+    values are ``%(after_0)s``, ``%(after_1)s``, ..."""
+    model, time_column = RESOURCES[resource]
+    order = order_columns(resource)
     selected = ", ".join(c.sql for c in columns_of(resource))
+    past = ""
+    if after:
+        values = ", ".join(f"%(after_{i})s" for i in range(len(order)))
+        past = f" AND ({', '.join(order)}) > ({values})"
     return (
         f"SELECT {selected} FROM {model.__tablename__} "
-        f"WHERE account_id = %(account_id)s AND {time_column} BETWEEN %(start)s AND %(end)s "
-        f"ORDER BY {time_column}, {keys}"
+        f"WHERE account_id = %(account_id)s AND {time_column} BETWEEN %(start)s AND %(end)s{past} "
+        f"ORDER BY {', '.join(order)} LIMIT %(batch)s"
     )
 
 
@@ -39,12 +63,25 @@ async def count_rows(conn: AsyncConnection, account_id: int, resource: str, star
 
 
 async def stream_rows(
-    conn: AsyncConnection, account_id: int, resource: str, start: datetime, end: datetime, batch: int
+    connect: Connect, account_id: int, resource: str, start: datetime, end: datetime, batch: int
 ) -> AsyncIterator[list[tuple]]:
-    """Batches of rows (tuples in ``columns_of(resource)`` order) of [start, end]."""
-    async with conn.transaction():
-        async with conn.cursor(name=f"export_{resource}") as cur:
-            cur.itersize = batch
-            await cur.execute(rows_sql(resource), {"account_id": account_id, "start": start, "end": end})
-            while rows := await cur.fetchmany(batch):
-                yield rows
+    """Batches of rows (tuples in ``columns_of(resource)`` order) of [start, end], each read
+    on a connection of its own ``connect()``. A consumer may empty a batch's list once it has
+    used it: nothing here keeps the rows."""
+    names = [c.name for c in columns_of(resource)]
+    positions = [names.index(name) for name in order_columns(resource)]
+    params: dict[str, object] = {"account_id": account_id, "start": start, "end": end, "batch": batch}
+    sql = rows_sql(resource, after=False)
+    while True:
+        async with connect() as conn:
+            cur = await conn.execute(sql, params)
+            rows = await cur.fetchall()
+        if not rows:
+            return
+        last = rows[-1]
+        params.update({f"after_{i}": last[p] for i, p in enumerate(positions)})
+        sql = rows_sql(resource, after=True)
+        full = len(rows) == batch
+        yield rows
+        if not full:
+            return
