@@ -7,12 +7,17 @@ share, one encoded batch in memory and the connection. ``ExportStream`` gives ea
 body without its last chunk: the client cannot mistake it for a whole file), the server
 closes the connection, and the request is recorded as cut by its client (499, charged
 nothing). Litestar's own stream ends the same way when the client leaves.
+
+Chunks go to the server in ``PIECE_BYTES`` pieces, each sent once the previous one has
+drained: what a stalled export leaves in the server's write buffer after it ended (until the
+client reads or leaves) is a piece, not a batch.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
 from anyio import CancelScope, create_task_group, move_on_after
@@ -21,6 +26,18 @@ from litestar.response.streaming import ASGIStreamingResponse
 from litestar.types import Message, Receive, Send
 
 logger = logging.getLogger(__name__)
+
+#: Largest piece of a chunk handed to the server at once (its write buffer's high-water
+#: mark is 64 KiB: a piece that size keeps at most about twice that buffered).
+PIECE_BYTES = 64 * 1024
+
+
+async def in_pieces(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``chunks`` cut into pieces of at most ``PIECE_BYTES`` (empty chunks left out)."""
+    async for chunk in chunks:
+        view = memoryview(chunk)
+        for at in range(0, len(view), PIECE_BYTES):
+            yield bytes(view[at:at + PIECE_BYTES])
 
 
 class _Stalled(Exception):
@@ -59,12 +76,13 @@ def _timed(send_timeout: float) -> type[_TimedSends]:
 
 
 class ExportStream(Stream):
-    """``Stream`` whose chunks each go within ``send_timeout`` seconds, or it ends."""
+    """``Stream`` of ``chunks`` (in pieces) whose pieces each go within ``send_timeout``
+    seconds, or it ends."""
 
     __slots__ = ("send_timeout",)
 
-    def __init__(self, content: Any, *, send_timeout: float, **options: Any) -> None:
-        super().__init__(content, **options)
+    def __init__(self, chunks: AsyncIterator[bytes], *, send_timeout: float, **options: Any) -> None:
+        super().__init__(in_pieces(chunks), **options)
         self.send_timeout = send_timeout
 
     def to_asgi_response(self, *args: Any, **kwargs: Any) -> ASGIStreamingResponse:

@@ -95,7 +95,7 @@ async def export_rows(
     chunks = encoded(pool.connection, account.account_id, resource, format, lower, upper, batch=settings.export_batch_rows)
     name = f"{resource}-{account.account_id}.{format}"
     return ExportStream(
-        (chunk async for chunk in chunks if chunk),
+        chunks,
         send_timeout=settings.export_send_timeout,
         media_type=FORMATS[format],
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
