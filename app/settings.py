@@ -162,7 +162,8 @@ class Settings:
     # Fair shares: what one organization holds at once in one API process (app/gate/shares.py;
     # how to size them: docs/operations.md); past one, 429 concurrency_limit with Retry-After.
     org_share_exports: int = _setting(2, "Exports one organization streams at once from one API "
-        "process.", int, check=rules.positive)
+        "process; past a share: 429 concurrency_limit (sizing: docs/operations.md, \"Fair shares\").", int,
+        check=rules.positive)
     org_share_live_calls: int = _setting(16, "Upstream calls one organization's live answers have "
         "in flight at once in one API process (of its 100 pooled upstream connections).", int,
         check=rules.positive)
