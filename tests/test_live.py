@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from types import SimpleNamespace
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -16,6 +18,8 @@ from app.live import (
     offset_next,
     relay,
 )
+from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
+from app.gate.state import open_gate
 from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
 
 
@@ -108,13 +112,24 @@ class _StubUpstream:
         return self.payload
 
 
-async def test_relay_turns_a_payload_of_another_shape_into_an_upstream_failure() -> None:
+@pytest.fixture
+def gated() -> Iterator[Shares]:
+    """What ``relay`` reads of the gated request it serves: its organization and the app's
+    shares (it holds one live-call share during the call)."""
+    shares = Shares({LIVE_CALLS: 1, EXPORTS: 1, EXPENSIVE_READS: 1})
+    app = SimpleNamespace(state=SimpleNamespace(shares=shares))
+    with open_gate(SimpleNamespace(scope={"app": app}, result=SimpleNamespace(organization_id=7))):
+        yield shares
+    assert shares.held(LIVE_CALLS, 7) == 0  # given back, whatever the call's outcome
+
+
+async def test_relay_turns_a_payload_of_another_shape_into_an_upstream_failure(gated) -> None:
     with pytest.raises(UpstreamBadBody) as caught:
         await relay(_StubUpstream({"list": None, "hasMore": True}), None, "/x", expect=LIST_PAGE)
     assert "'list'" in caught.value.reason
     assert isinstance(caught.value, UpstreamUnavailable)  # mapped to 424 like an outage
 
 
-async def test_relay_returns_the_payload_untouched() -> None:
+async def test_relay_returns_the_payload_untouched(gated) -> None:
     payload = {"list": [{"id": 1, "extra": {"kept": True}}], "hasMore": False, "more": 1}
     assert await relay(_StubUpstream(payload), None, "/x", expect=LIST_PAGE) is payload

@@ -70,7 +70,9 @@ def _metering(db, org_id: int) -> dict:
 
 @pytest.fixture
 def two_api_processes(api_process, sandbox):
-    env = {"RELAY_UPSTREAM_URL": sandbox.url, "RELAY_DB_POOL_MAX": "10"}
+    # Every request at once, all live calls of one organization: past its share (16 per
+    # process) they would be 429 concurrency_limit (tests/gate/test_shares.py), not metered.
+    env = {"RELAY_UPSTREAM_URL": sandbox.url, "RELAY_DB_POOL_MAX": "10", "RELAY_ORG_SHARE_LIVE_CALLS": str(REQUESTS)}
     return [api_process(**env), api_process(**env)]
 
 
