@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from contextlib import nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -39,8 +38,7 @@ async def _export(database_url: str, account: int, resource: str, fmt: str, sinc
             def advance(rows: int) -> None:
                 bar.advance(task, rows)
 
-            # One connection for every batch: the CLI holds nobody else's.
-            batches = encoded(lambda: nullcontext(conn), account, resource, fmt, start, end, batch=batch, on_rows=advance)
+            batches = encoded(store.same_connection(conn), account, resource, fmt, start, end, batch=batch, on_rows=advance)
             async for chunk in batches:
                 out.write(chunk)
                 written += len(chunk)

@@ -18,6 +18,7 @@ from pathlib import Path
 from psycopg import AsyncConnection
 
 from app.exports.run import encoded
+from app.store.exports import same_connection
 
 
 def private_file(path: Path) -> int:
@@ -55,7 +56,8 @@ async def write_export_file(
 
     try:
         with os.fdopen(private_file(temporary), "wb") as out:
-            async for chunk in encoded(conn, account_id, resource, fmt, start, end, batch=batch, on_rows=count):
+            async for chunk in encoded(same_connection(conn), account_id, resource, fmt, start, end, batch=batch,
+                                       on_rows=count):
                 out.write(chunk)
             out.flush()
             await asyncio.to_thread(os.fsync, out.fileno())

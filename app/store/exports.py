@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime
 
 from psycopg import AsyncConnection
@@ -17,8 +17,14 @@ from psycopg import AsyncConnection
 from app.exports.columns import RESOURCES, columns_of
 from app.store.source import Coverage, read_coverage
 
-#: A connection for one batch: ``pool.connection`` (the API), or one kept open (the CLI).
+#: A connection for one batch: ``pool.connection`` (the API), or ``same_connection(conn)``.
 Connect = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
+
+
+def same_connection(conn: AsyncConnection) -> Connect:
+    """Every batch on ``conn`` (``relay export``, the scheduled export files: a connection
+    of their own, which holds nobody else's work)."""
+    return lambda: nullcontext(conn)
 
 
 async def coverage(conn: AsyncConnection, account_id: int, resource: str) -> Coverage:

@@ -9,7 +9,6 @@ import asyncio
 import csv
 import io
 import time
-from contextlib import nullcontext
 
 import psycopg
 import pytest
@@ -17,6 +16,7 @@ from litestar.testing import TestClient
 
 from app.asgi import create_app
 from app.exports.run import checked_window, encoded
+from app.store.exports import same_connection
 from tests.events.helpers import initial_sync, reader_key
 from tests.fixtures.api import auth
 
@@ -52,7 +52,7 @@ def test_an_export_in_small_batches_has_every_row_once_in_order_and_outlasts_the
             await conn.execute("SET statement_timeout = 200")
             start, end = await checked_window(conn, account_id, "earnings", None, None)
             began, got = time.monotonic(), b""
-            async for chunk in encoded(lambda: nullcontext(conn), account_id, "earnings", "csv", start, end, batch=7):
+            async for chunk in encoded(same_connection(conn), account_id, "earnings", "csv", start, end, batch=7):
                 got += chunk
                 await asyncio.sleep(0.03)
             return got, time.monotonic() - began
