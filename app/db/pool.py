@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import select
+import weakref
+from collections.abc import Awaitable, Callable
 
 import psycopg
 from psycopg import AsyncConnection
@@ -96,7 +98,8 @@ def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -
     than one statement opens ``conn.transaction()``. Each connection carries the API's
     statement and idle-in-transaction bounds (``session_bounds``).
     """
-    return AsyncConnectionPool(
+    configure = bounded_sessions(settings)
+    pool = AsyncConnectionPool(
         plain_url(database_url),
         min_size=settings.db_pool_min,
         max_size=settings.db_pool_max,
@@ -107,9 +110,17 @@ def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -
         check=check_on_checkout,
         # While the server is unreachable a checkout fails fast (503), not after 30 s.
         timeout=settings.db_wait_timeout,
-        configure=bounded_sessions(settings),
+        configure=configure,
         kwargs={"application_name": f"creator-relay:{name}", "autocommit": True},
     )
+    _CONFIGURES[pool] = configure
+    return pool
+
+
+#: Each pool's ``configure``, for the connections opened beside it (``OwnConnection``):
+#: psycopg_pool keeps it under no public name.
+_CONFIGURES: weakref.WeakKeyDictionary[AsyncConnectionPool, Callable[[AsyncConnection], Awaitable[None]]] = (
+    weakref.WeakKeyDictionary())
 
 
 class OwnConnection:
@@ -144,7 +155,7 @@ class OwnConnection:
         try:
             async with asyncio.timeout(self._pool.timeout):
                 conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
-                configure = self._pool._configure  # psycopg_pool keeps it without a public name
+                configure = _CONFIGURES.get(self._pool)
                 if configure is not None:
                     await configure(conn)
                 for statement in self._setup:

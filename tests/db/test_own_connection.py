@@ -12,7 +12,9 @@ NAME = "creator-relay-own-test"
 
 
 def opened(db) -> int:
-    (count,) = db.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (NAME,)).fetchone()
+    # This session's database only: parallel test processes share the server.
+    (count,) = db.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s "
+                          "AND datname = current_database()", (NAME,)).fetchone()
     return count
 
 
