@@ -13,7 +13,7 @@ DEV_LOCK   := requirements/dev.lock
 # What the container image installs: the dependencies only.
 IMAGE_LOCK := requirements/image.lock
 
-.PHONY: install run test test-fast bench clean browser lock citus
+.PHONY: install run test test-fast bench clean browser lock citus client
 
 $(STAMP): pyproject.toml $(DEV_LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ test: $(STAMP) browser citus
 
 test-fast: $(STAMP)
 	$(BIN)/pytest $(PYTEST_PARALLEL) -m "not slow"
+
+# The typed Python client in clients/python/, generated from the document the API serves
+# (built in-process: no server) by the locked openapi-python-client; commit what it writes
+# (tests/client/ fails while the committed client differs). clients/python/README.md: its use.
+client: $(STAMP)
+	$(BIN)/python clients/generate.py
 
 # The /status page test drives Debian's headless chromium; installed here when missing and
 # run as root (CI), else that one test is skipped with the reason.

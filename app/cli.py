@@ -167,6 +167,17 @@ def demo(settings: Settings) -> None:
     sys.exit(run_demo(settings))
 
 
+@main.command()
+@click.option("--output", type=click.Path(dir_okay=False, writable=True), default="-", show_default=True,
+              help="File to write (- prints it).")
+def openapi(output: str) -> None:
+    """Write the OpenAPI document the API serves at /docs/openapi.json (no server needed)."""
+    from app.openapi_document import openapi_document, render
+
+    with click.open_file(output, "w", encoding="utf-8") as out:
+        out.write(render(openapi_document()))
+
+
 # --- database administration -------------------------------------------------------------------
 
 

@@ -1,0 +1,316 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.export_rows_format import ExportRowsFormat
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    account_id: int,
+    resource: str,
+    *,
+    format_: ExportRowsFormat | Unset = ExportRowsFormat.CSV,
+    start_date: None | str | Unset = UNSET,
+    end_date: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_.value
+
+    params["format"] = json_format_
+
+    json_start_date: None | str | Unset
+    if isinstance(start_date, Unset):
+        json_start_date = UNSET
+    else:
+        json_start_date = start_date
+    params["start_date"] = json_start_date
+
+    json_end_date: None | str | Unset
+    if isinstance(end_date, Unset):
+        json_end_date = UNSET
+    else:
+        json_end_date = end_date
+    params["end_date"] = json_end_date
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/{account_id}/exports/{resource}".format(
+            account_id=quote(str(account_id), safe=""),
+            resource=quote(str(resource), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | str | None:
+    if response.status_code == 200:
+        response_200 = response.text
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = ErrorBody.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorBody.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorBody.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorBody.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorBody | str]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    account_id: int,
+    resource: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportRowsFormat | Unset = ExportRowsFormat.CSV,
+    start_date: None | str | Unset = UNSET,
+    end_date: None | str | Unset = UNSET,
+) -> Response[ErrorBody | str]:
+    """Export stored rows (CSV or Parquet)
+
+     Every stored row of the window, oldest first; the window must lie inside the stored
+    coverage (409 names it). Columns and types: docs/data.md.
+
+    Permission: `api_exports_read`.
+
+    Args:
+        account_id (int): The connected account (the upstream's numeric account id).
+        resource (str): The stored resource.
+        format_ (ExportRowsFormat | Unset):  Default: ExportRowsFormat.CSV.
+        start_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+        end_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | str]
+    """
+
+    kwargs = _get_kwargs(
+        account_id=account_id,
+        resource=resource,
+        format_=format_,
+        start_date=start_date,
+        end_date=end_date,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    account_id: int,
+    resource: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportRowsFormat | Unset = ExportRowsFormat.CSV,
+    start_date: None | str | Unset = UNSET,
+    end_date: None | str | Unset = UNSET,
+) -> ErrorBody | str | None:
+    """Export stored rows (CSV or Parquet)
+
+     Every stored row of the window, oldest first; the window must lie inside the stored
+    coverage (409 names it). Columns and types: docs/data.md.
+
+    Permission: `api_exports_read`.
+
+    Args:
+        account_id (int): The connected account (the upstream's numeric account id).
+        resource (str): The stored resource.
+        format_ (ExportRowsFormat | Unset):  Default: ExportRowsFormat.CSV.
+        start_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+        end_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | str
+    """
+
+    return sync_detailed(
+        account_id=account_id,
+        resource=resource,
+        client=client,
+        format_=format_,
+        start_date=start_date,
+        end_date=end_date,
+    ).parsed
+
+
+async def asyncio_detailed(
+    account_id: int,
+    resource: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportRowsFormat | Unset = ExportRowsFormat.CSV,
+    start_date: None | str | Unset = UNSET,
+    end_date: None | str | Unset = UNSET,
+) -> Response[ErrorBody | str]:
+    """Export stored rows (CSV or Parquet)
+
+     Every stored row of the window, oldest first; the window must lie inside the stored
+    coverage (409 names it). Columns and types: docs/data.md.
+
+    Permission: `api_exports_read`.
+
+    Args:
+        account_id (int): The connected account (the upstream's numeric account id).
+        resource (str): The stored resource.
+        format_ (ExportRowsFormat | Unset):  Default: ExportRowsFormat.CSV.
+        start_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+        end_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | str]
+    """
+
+    kwargs = _get_kwargs(
+        account_id=account_id,
+        resource=resource,
+        format_=format_,
+        start_date=start_date,
+        end_date=end_date,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    account_id: int,
+    resource: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportRowsFormat | Unset = ExportRowsFormat.CSV,
+    start_date: None | str | Unset = UNSET,
+    end_date: None | str | Unset = UNSET,
+) -> ErrorBody | str | None:
+    """Export stored rows (CSV or Parquet)
+
+     Every stored row of the window, oldest first; the window must lie inside the stored
+    coverage (409 names it). Columns and types: docs/data.md.
+
+    Permission: `api_exports_read`.
+
+    Args:
+        account_id (int): The connected account (the upstream's numeric account id).
+        resource (str): The stored resource.
+        format_ (ExportRowsFormat | Unset):  Default: ExportRowsFormat.CSV.
+        start_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+        end_date (None | str | Unset): Default: the stored coverage's bound. must be YYYY-MM-DD
+            HH:MM:SS, YYYY-MM-DD or ISO 8601 (e.g. 2024-05-01T12:00:00Z); must lie between 1970-01-01
+            00:00:00 and 9999-12-30 23:59:59 UTC.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | str
+    """
+
+    return (
+        await asyncio_detailed(
+            account_id=account_id,
+            resource=resource,
+            client=client,
+            format_=format_,
+            start_date=start_date,
+            end_date=end_date,
+        )
+    ).parsed

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.visitor_totals import VisitorTotals
+
+
+T = TypeVar("T", bound="TopDurationUsers")
+
+
+@_attrs_define
+class TopDurationUsers:
+    """
+    Attributes:
+        totals (VisitorTotals):
+    """
+
+    totals: VisitorTotals
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        totals = self.totals.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "totals": totals,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.visitor_totals import VisitorTotals  # noqa: PLC0415
+
+        d = dict(src_dict)
+        totals = VisitorTotals.from_dict(d.pop("totals"))
+
+        top_duration_users = cls(
+            totals=totals,
+        )
+
+        top_duration_users.additional_properties = d
+        return top_duration_users
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="VisitorTotals")
+
+
+@_attrs_define
+class VisitorTotals:
+    """
+    Attributes:
+        total (float):
+        guests (str): A number written as a string.
+        users (str): A number written as a string.
+        subscribers (float):
+    """
+
+    total: float
+    guests: str
+    users: str
+    subscribers: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        total = self.total
+
+        guests = self.guests
+
+        users = self.users
+
+        subscribers = self.subscribers
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "total": total,
+                "guests": guests,
+                "users": users,
+                "subscribers": subscribers,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        total = d.pop("total")
+
+        guests = d.pop("guests")
+
+        users = d.pop("users")
+
+        subscribers = d.pop("subscribers")
+
+        visitor_totals = cls(
+            total=total,
+            guests=guests,
+            users=users,
+            subscribers=subscribers,
+        )
+
+        visitor_totals.additional_properties = d
+        return visitor_totals
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
