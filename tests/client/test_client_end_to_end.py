@@ -1,0 +1,123 @@
+"""The generated client (``clients/python/``) against a running ``relay serve``: it pages the
+earnings feed by ``nextMarker`` and the chargebacks by offset to the end, reads a chart and a
+live route into their typed answers, and gets ``ErrorBody`` for 401, 402 and 429."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from creator_relay_client import AuthenticatedClient
+from creator_relay_client.api.chats import list_chats
+from creator_relay_client.api.earnings import earnings_chart, earnings_feed
+from creator_relay_client.api.payouts import chargebacks
+from creator_relay_client.models import (
+    AnswerChargebacksPage,
+    AnswerChatsPage,
+    AnswerEarningsChart,
+    AnswerEarningsPage,
+    CacheSource,
+    ErrorBody,
+)
+
+from tests.fixtures.api import ApiProcess, start_api_process
+
+WINDOW = {"start_date": "2025-01-01 00:00:00", "end_date": "2025-12-31 23:59:59"}
+
+
+@pytest.fixture
+def relay(store_api, database_url, sandbox, tmp_path) -> Iterator[ApiProcess]:
+    """``relay serve`` on the test's database, its upstream the sandbox (started once the
+    test has filled the store: see ``client_for``)."""
+    processes: list[ApiProcess] = []
+
+    def start() -> ApiProcess:
+        processes.append(start_api_process(
+            database_url, tmp_path / "relay", RELAY_UPSTREAM_URL=sandbox.url,
+            RELAY_UPSTREAM_MAX_ATTEMPTS="1", RELAY_LOG_LEVEL="ERROR",
+        ))
+        return processes[-1]
+
+    yield start
+    for process in processes:
+        process.stop()
+
+
+def _client(api: ApiProcess, key: str) -> AuthenticatedClient:
+    return AuthenticatedClient(base_url=api.url, token=key, timeout=30.0)
+
+
+def _stored_ids(store_api, table: str) -> list[str]:
+    rows = store_api.db.execute(
+        f"SELECT id FROM {table} WHERE account_id = %s AND created_at BETWEEN %s AND %s",
+        (store_api.account_id, WINDOW["start_date"] + "+00", WINDOW["end_date"] + "+00"),
+    )
+    return sorted(str(row[0]) for row in rows)
+
+
+def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(store_api, relay) -> None:
+    account = store_api.account_id
+    store_api.sandbox.configure_account(account, earnings=120, chargebacks=35, history_days=300)
+    store_api.fill_earnings()
+    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    with _client(relay(), store_api.key) as client:
+        # The earnings feed, by nextMarker alone, to the end.
+        page = earnings_feed.sync(account, client=client, **WINDOW)
+        assert isinstance(page, AnswerEarningsPage) and page.field_meta.field_cache.source == CacheSource.STORE
+        earnings = list(page.data.list_)
+        while page.data.has_more:
+            page = earnings_feed.sync(account, client=client, **WINDOW, marker=page.data.next_marker)
+            assert isinstance(page, AnswerEarningsPage)
+            earnings += page.data.list_
+        assert len(earnings) > 50
+        assert sorted(row.id for row in earnings) == _stored_ids(store_api, "earnings")
+
+        # Chargebacks by offset, under the first page's snapshot marker, to the end.
+        page = chargebacks.sync(account, client=client, **WINDOW, limit=10)
+        assert isinstance(page, AnswerChargebacksPage)
+        marker, rows = page.data.marker, list(page.data.list_)
+        while page.data.has_more:
+            page = chargebacks.sync(account, client=client, **WINDOW, limit=10, offset=len(rows), marker=marker)
+            assert isinstance(page, AnswerChargebacksPage) and page.data.marker == marker
+            rows += page.data.list_
+        assert sorted(str(row.id) for row in rows) == _stored_ids(store_api, "chargebacks")
+
+        # A chart: its series count the feed's rows.
+        chart = earnings_chart.sync(account, client=client, **WINDOW)
+        assert isinstance(chart, AnswerEarningsChart)
+        assert sum(point.count for point in chart.data.chart_count) == len(earnings)
+
+        # A live route, relayed from the upstream.
+        chats = list_chats.sync(account, client=client, limit=5)
+        assert isinstance(chats, AnswerChatsPage) and len(chats.data.list_) == 5
+        upstream = store_api.upstream("/chats", limit=5)["list"]
+        assert [chat.to_dict() for chat in chats.data.list_] == upstream
+
+
+def test_refusals_are_typed_error_bodies(store_api, relay, make_org, make_key, connect_account) -> None:
+    spent = make_org(credits=0)
+    connect_account(spent, 8900)
+    narrow = make_org(limit_minute=1)
+    connect_account(narrow, 8901)
+    api = relay()
+
+    def feed(key: str, account: int):
+        with _client(api, key) as client:
+            return earnings_feed.sync_detailed(account, client=client, **WINDOW)
+
+    unauthenticated = feed("not-a-key", store_api.account_id)
+    assert unauthenticated.status_code == 401 and isinstance(unauthenticated.parsed, ErrorBody)
+    assert unauthenticated.parsed.code == "unauthenticated"
+
+    no_credits = feed(make_key(spent), 8900)
+    assert no_credits.status_code == 402 and isinstance(no_credits.parsed, ErrorBody)
+    assert no_credits.parsed.code == "credits_exhausted"
+
+    key = make_key(narrow)
+    # The minute's one request, then refusals (three: a minute may turn between two requests).
+    answers = [feed(key, 8901) for _ in range(3)]
+    assert isinstance(answers[0].parsed, AnswerEarningsPage)
+    limited = next(answer for answer in answers if answer.status_code != 200)
+    assert limited.status_code == 429 and isinstance(limited.parsed, ErrorBody), limited.content
+    assert limited.parsed.code == "rate_limited" and int(limited.headers["Retry-After"]) >= 1
+    assert limited.headers["X-Request-ID"]
