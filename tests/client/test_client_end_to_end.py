@@ -5,6 +5,7 @@ live route into their typed answers, and gets ``ErrorBody`` for 401, 402 and 429
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from creator_relay_client import AuthenticatedClient
@@ -22,6 +23,7 @@ from creator_relay_client.models import (
 
 from tests.fixtures.api import ApiProcess, start_api_process
 
+ROOT = Path(__file__).resolve().parents[2]
 WINDOW = {"start_date": "2025-01-01 00:00:00", "end_date": "2025-12-31 23:59:59"}
 
 
@@ -92,6 +94,14 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
         assert isinstance(chats, AnswerChatsPage) and len(chats.data.list_) == 5
         upstream = store_api.upstream("/chats", limit=5)["list"]
         assert [chat.to_dict() for chat in chats.data.list_] == upstream
+
+
+def test_the_readme_example_runs(store_api, relay) -> None:
+    readme = ROOT.joinpath("README.md").read_text()
+    example = readme.split("## Python client", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    names = {"KEY": store_api.key, "ACCOUNT_ID": store_api.account_id}
+    exec(example.replace("http://127.0.0.1:8000", relay().url), names)
+    assert isinstance(names["page"], AnswerEarningsPage)
 
 
 def test_refusals_are_typed_error_bodies(store_api, relay, make_org, make_key, connect_account) -> None:
