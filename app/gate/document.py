@@ -32,7 +32,7 @@ class ErrorBody(msgspec.Struct):
 
 
 #: The errors a gated route may answer, in the order the gate checks them: (description,
-#: a fixed example of the body). 404, 424 and 413 apply to some routes only (``error_statuses``).
+#: a fixed example of the body). 404, 409, 424 and 413 apply to some routes only (``error_statuses``).
 ERRORS: dict[int, tuple[str, dict[str, str]]] = {
     401: (
         "Missing, invalid or revoked API key. 0 credits.",
@@ -51,6 +51,11 @@ ERRORS: dict[int, tuple[str, dict[str, str]]] = {
     404: (
         "Unknown account for this organization (or an unknown resource). 1 credit.",
         {"error": "account 424242 is not connected to this organization", "code": "account_not_found"},
+    ),
+    409: (
+        "The account is disconnected until an operator reconnects it. 1 credit.",
+        {"error": "account 424242 is disconnected: an operator turns it back on with 'relay accounts reconnect'",
+         "code": "account_disconnected"},
     ),
     400: (
         "A parameter breaks its rule (type, range, enumeration, exclusion). 1 credit.",
@@ -106,6 +111,7 @@ def error_statuses(method: str, path: str, *, calls_upstream: bool) -> list[int]
     """The statuses a gated route can answer besides 200."""
     own = {
         404: "{account_id" in path or calls_upstream,  # an unknown account; upstream's not found
+        409: "{account_id" in path,  # a disconnected account
         424: calls_upstream,
         413: method in {"POST", "PUT", "PATCH"},
     }

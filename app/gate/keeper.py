@@ -12,7 +12,7 @@ statement told it:
   task asks for it, so no request waits for it and the counts stay in order.
 
 A request whose key and account are known and whose organization has an allowance left is
-admitted here (``admit_here``), in a few microseconds, with the same verdicts (403, 404)
+admitted here (``admit_here``), in a few microseconds, with the same verdicts (403, 404, 409)
 the statement would give. Any other request goes to the ``Meter`` (``admit``: one
 statement per batch, as it always did), asking for an allowance sized to the
 organization's recent rate. Without a live listener nothing is held and every request goes
@@ -55,6 +55,12 @@ class KnownAccount:
     owned: bool
     upstream_token: str | None  # as stored (encrypted); None when not owned
     learned: float
+    disconnected: bool = False  # ``relay accounts disconnect``: refused with 409
+
+    @property
+    def verdict(self) -> int | None:
+        """The account check's refusal (the statement's, in its order), or None."""
+        return 404 if not self.owned else 409 if self.disconnected else None
 
 
 class Trust:
@@ -113,15 +119,15 @@ class Gatekeeper:
         if key.expires_at is not None and time.time() + self._clock_offset >= key.expires_at:
             return None
         org = key.organization_id
-        owned, token = True, None
+        token, verdict = None, None
         if account_id is not None:
             if not 1 <= account_id <= BIGINT_MAX:
-                owned = False  # an id that cannot exist: 404, counted like any other
+                verdict = 404  # an id that cannot exist: 404, counted like any other
             else:
                 account = self._accounts.get((org, account_id))
                 if account is None or mono - account.learned > KNOWN_SECONDS:
                     return None
-                owned, token = account.owned, account.upstream_token
+                token, verdict = account.upstream_token, account.verdict
         allowance = self._current(org, mono)
         if allowance is None or not allowance.take(mono):
             return None
@@ -131,7 +137,7 @@ class Gatekeeper:
         self.admitted_locally += 1
         permitted = permission in key.permissions
         return GateResult(
-            key.key_id, org, True, permitted, 403 if not permitted else 404 if not owned else None, token, True,
+            key.key_id, org, True, permitted, 403 if not permitted else verdict, token, True,
             allowance.limit_minute, allowance.limit_day, allowance.minute_used + allowance.taken,
             allowance.day_used + allowance.taken, allowance.clock(mono),
         )
@@ -209,7 +215,9 @@ class Gatekeeper:
                 result.expires_at.timestamp() if result.expires_at is not None else None, mono,
             )
             if request.account_named and request.account_id is not None:
-                self._accounts[org, request.account_id] = KnownAccount(bool(result.owned), result.upstream_token, mono)
+                self._accounts[org, request.account_id] = KnownAccount(
+                    bool(result.owned), result.upstream_token, mono, bool(result.disconnected)
+                )
         if result.extra:
             self._give_up(self._allowances, org)
             self._allowances[org] = self._allowance(result, mono)

@@ -12,7 +12,9 @@ gatekeeper meter the request (from what the process holds, or through the gate s
 2. 429 -- the organization's minute or day window is full (nothing counted, 0 credits);
 3. 403 -- the key's role does not grant the route's permission (1 credit);
 4. 404 -- the route's ``account_id`` is not connected to the key's organization, whether or
-   not another organization has it: the same answer, so nothing leaks (1 credit).
+   not another organization has it: the same answer, so nothing leaks (1 credit);
+5. 409 -- the route's account is disconnected (``relay accounts disconnect``): no store
+   read and no upstream call until ``relay accounts reconnect`` (1 credit, like 404).
 
 A refusal is an ``ApiError`` raised here; the middleware runs inside Litestar's exception
 handling, so it becomes the same ``{"error", "code"}`` response as any other error, with
@@ -41,6 +43,9 @@ from app.request_id import request_id
 
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
 RATE_LIMITED = "rate limit exceeded for this organization; retry after the window resets"
+
+#: The refusals that count (a window slot, a credit and a ledger row), like any request.
+COUNTED_REFUSALS = frozenset((403, 404, 409))
 
 _BODY_HEADERS = frozenset((b"content-length", b"transfer-encoding"))
 
@@ -77,7 +82,7 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
     # constant time too (a key the process holds was found by the same digest).
     if not result.authenticated or (result.key_hash is not None and not digests_match(result.key_hash, digest)):
         return ApiError(401, UNAUTHENTICATED, "unauthenticated")
-    if result.counted and result.permitted and result.verdict != 404:
+    if result.counted and result.permitted and result.verdict is None:
         return None  # admitted: the common case builds nothing
     headers = {name.decode(): value.decode() for name, value in rate_limit_headers(result)}
     if not result.counted:
@@ -93,6 +98,10 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
     if result.verdict == 404:
         message = f"account {account_id} is not connected to this organization"
         return ApiError(404, message, "account_not_found", headers=headers)
+    if result.verdict == 409:
+        message = (f"account {account_id} is disconnected: an operator turns it back on with "
+                   "`relay accounts reconnect`")
+        return ApiError(409, message, "account_disconnected", headers=headers)
     return None
 
 
@@ -130,7 +139,7 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
 
 async def pass_gate(scope: Scope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
     """Meter the request of a route that needs ``permission``; raise its refusal (an
-    ``ApiError``, whose 403 or 404 is in the ledger already) or let it through."""
+    ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
     key, has_body = _read_headers(scope)
     if key is None:
         GATE_REFUSALS.labels(401).inc()
@@ -147,7 +156,7 @@ async def pass_gate(scope: Scope, receive: Receive, permission: str, runtime: Ga
     error = refusal(result, digest, permission, account_id)
     if error is not None:
         GATE_REFUSALS.labels(error.status).inc()
-        if error.status in (403, 404):  # counted: they have a ledger row
+        if error.status in COUNTED_REFUSALS:  # they have a ledger row
             gate.finish(error.status)
         raise error
     return gate

@@ -3,7 +3,7 @@
 Everything the gate does for a route is named in its declaration, through this module:
 
 - the permission: kept in the handler's ``opt``, where the gate middleware reads it
-  (refusals 401, 429, 403, 404 happen there, before Litestar parses any parameter);
+  (refusals 401, 429, 403, 404, 409 happen there, before Litestar parses any parameter);
 - the OpenAPI operation: the permission in its description, both security schemes, the
   answer's type and every error and header it can come with (``app.gate.document``);
 - the dependencies the gate provides (``account: ConnectedAccount``, ``upstream: Upstream``);

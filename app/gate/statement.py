@@ -6,9 +6,10 @@ request of the batch, in one round trip and one transaction: authenticate the ke
 keys and rotated keys past their expiry do not match); lock the organizations' rows (in id
 order, so two batches never deadlock) and admit, per organization and in arrival order,
 the requests that fit both rate windows, taking one credit each off the balance while it is
-positive; read the permission and account verdicts and the account's upstream credential
-(as stored, encrypted); and reserve the organization's **allowance**: up to ``wish`` more
-admissions, each with its credit, that the process then grants on its own. An allowance is
+positive; read the permission and account verdicts (403; 404; 409 for a disconnected
+account) and the account's upstream credential (as stored, encrypted); and reserve the
+organization's **allowance**: up to ``wish`` more admissions, each with its credit, that
+the process then grants on its own. An allowance is
 at most an eighth of what is left in either window and of the balance, so near a limit it
 shrinks to nothing and every request is decided here again. The row lock makes counting
 exact across all API processes. It commits with ``synchronous_commit = off``
@@ -122,6 +123,7 @@ judged AS (
            ) AS permitted,
            ARRAY(SELECT rp.permission FROM role_permissions rp WHERE rp.role = cr.role) AS permissions,
            a.id IS NOT NULL AS owned,
+           a.status = 'paused' AS disconnected,
            a.upstream_token,
            r.account_named,
            p.limit_minute, p.limit_day, p.minute_used, p.day_used, p.admitted, p.extra,
@@ -140,6 +142,7 @@ SELECT j.key_id,
        CASE
            WHEN NOT j.permitted THEN 403
            WHEN j.account_named AND NOT j.owned THEN 404
+           WHEN j.account_named AND j.disconnected THEN 409
        END AS verdict,
        j.upstream_token,
        coalesce(j.counted AND j.funded, false) AS debited,
@@ -153,6 +156,7 @@ SELECT j.key_id,
        j.expires_at,
        j.permissions,
        j.owned,
+       j.disconnected,
        -- the allowance rides on the organization's last row only (one grant per batch),
        -- whose counters are where the allowance starts: an allowance is granted only when
        -- every request of the batch was admitted, so they are the last request's counters
@@ -225,6 +229,8 @@ class GateResult:
     expires_at: datetime | None = None
     permissions: list[str] | None = None
     owned: bool | None = None
+    #: The account is disconnected (``relay accounts disconnect``: status ``paused``).
+    disconnected: bool | None = None
     #: The allowance reserved for this process (on the organization's last row of a batch).
     extra: int = 0
     minute_start: datetime | None = None

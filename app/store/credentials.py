@@ -4,7 +4,8 @@ They are stored encrypted (``app.crypto.keyring``); ``readable`` opens one. The 
 a request's account credential in its own statement; the trending-GIFs route names no
 account, but the upstream serves it only to a signed-in account: it borrows the credential
 of one of the caller organization's connected accounts, active ones first (then the
-oldest), so answers are stable.
+oldest), so answers are stable; never a disconnected account's (``relay accounts
+disconnect``: its credential is not used until it is reconnected).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from app.upstream.client import UpstreamAccount
 _ORGANIZATION_CREDENTIAL_SQL = """
 SELECT a.id AS account_id, a.upstream_token AS token
 FROM accounts a JOIN api_keys k ON k.organization_id = a.organization_id
-WHERE k.id = %(key_id)s
+WHERE k.id = %(key_id)s AND a.status <> 'paused'
 ORDER BY a.status = 'active' DESC, a.id
 LIMIT 1
 """
@@ -27,7 +28,7 @@ LIMIT 1
 
 async def organization_credential(conn: AsyncConnection, key_id: int) -> UpstreamAccount | None:
     """A credential of the organization that owns API key ``key_id``; None when it has no
-    connected account."""
+    connected account that is not disconnected."""
     async with conn.cursor(row_factory=class_row(UpstreamAccount)) as cursor:
         await cursor.execute(_ORGANIZATION_CREDENTIAL_SQL, {"key_id": key_id})
         return await cursor.fetchone()

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.admin import revoke_key
+from app.admin import disconnect_account, reconnect_account, revoke_key
 from app.gate.keeper import Trust
 from tests.fixtures.api import auth, settle_ledger, usage
 
@@ -118,6 +118,27 @@ def test_an_account_moved_to_another_organization_is_404_once_the_process_hears_
     heard(probe_client, lambda: db.execute("UPDATE accounts SET organization_id = %s WHERE id = %s", (other, ACCOUNT)))
 
     assert fire(probe_client, key.secret, 1) == [404]
+
+
+def test_disconnecting_a_held_account_is_409_once_the_process_hears_of_it_until_it_is_reconnected(
+    probe_client, db, org, key, keyring
+):
+    wait_for_listener(probe_client)
+    assert fire(probe_client, key.secret, 50) == [200] * 50
+    assert gatekeeper(probe_client).admitted_locally > 0  # the account is held
+
+    heard(probe_client, lambda: disconnect_account(db, ACCOUNT))
+
+    refused = probe_client.get(PROBE, headers=auth(key.secret))
+    assert (refused.status_code, refused.json()["code"]) == (409, "account_disconnected")
+    assert f"account {ACCOUNT}" in refused.json()["error"] and "reconnect" in refused.json()["error"]
+    # held again from the statement's answer: still refused, from the process this time
+    before = gatekeeper(probe_client).admitted_locally
+    assert fire(probe_client, key.secret, 20) == [409] * 20
+    assert gatekeeper(probe_client).admitted_locally > before
+
+    heard(probe_client, lambda: reconnect_account(db, ACCOUNT, f"sandbox-{ACCOUNT}", keyring=keyring))
+    assert fire(probe_client, key.secret, 1) == [200]
 
 
 def test_a_role_that_loses_a_permission_is_403_once_the_process_hears_of_it(probe_client, db, org, key):
