@@ -17,6 +17,8 @@ from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
 from app.settings import Settings
 
+from app.crypto.keyring import UnreadableSecret
+
 if TYPE_CHECKING:
     from app.crypto.keyring import Keyring
 
@@ -267,7 +269,9 @@ def _set_account(conn: psycopg.Connection, account_id: int, sql: str, params: tu
 
 
 def disconnect_account(conn: psycopg.Connection, account_id: int) -> None:
-    """Pause an account: the sync stops enqueuing its work; what is stored stays."""
+    """Turn an account off (status ``paused``): the sync stops enqueuing its work, and every
+    API route that names it answers 409 ``account_disconnected`` (the gate hears of it at
+    once); what is stored stays."""
     _set_account(
         conn, account_id,
         "UPDATE accounts SET status = 'paused', updated_at = now() WHERE id = %s RETURNING id",
@@ -276,23 +280,37 @@ def disconnect_account(conn: psycopg.Connection, account_id: int) -> None:
 
 
 def reconnect_account(
-    conn: psycopg.Connection, account_id: int, upstream_token: str, *, keyring: Keyring
+    conn: psycopg.Connection, account_id: int, upstream_token: str | None, *, keyring: Keyring
 ) -> None:
-    """A new upstream credential, stored encrypted (after the upstream rejected the old one);
-    the account is active again and its failed sync tasks are due at once."""
-    if not upstream_token.strip():
+    """The account is active again, with a new upstream credential (stored encrypted) or,
+    with None, the one it has (after ``disconnect_account``); its failed sync tasks are due
+    at once."""
+    if upstream_token is not None and not upstream_token.strip():
         raise AdminError("the new credential must not be empty")
+    stored = None if upstream_token is None else keyring.encrypt(upstream_token)
     with conn.transaction():
         _set_account(
             conn, account_id,
-            "UPDATE accounts SET upstream_token = %s, status = 'active', updated_at = now() "
-            "WHERE id = %s RETURNING id",
-            (keyring.encrypt(upstream_token), account_id),
+            "UPDATE accounts SET upstream_token = coalesce(%s, upstream_token), status = 'active', "
+            "updated_at = now() WHERE id = %s RETURNING id",
+            (stored, account_id),
         )
         conn.execute(
             "UPDATE sync_tasks SET due_at = now(), failures = 0 WHERE account_id = %s AND failures > 0",
             (account_id,),
         )
+
+
+def account_credential(conn: psycopg.Connection, account_id: int, *, keyring: Keyring) -> str:
+    """The account's stored upstream credential, decrypted (to check it again)."""
+    row = conn.execute("SELECT upstream_token FROM accounts WHERE id = %s", (account_id,)).fetchone()
+    if row is None:
+        raise AdminError(f"no account {account_id}")
+    try:
+        return keyring.decrypt(row[0])
+    except UnreadableSecret as exc:
+        raise AdminError(f"the stored credential of account {account_id} is unreadable ({exc}): "
+                         "give a new one") from None
 
 
 def credits_summary(conn: psycopg.Connection, org: str | int) -> dict:

@@ -7,11 +7,13 @@ credentials) are never listed.
 
 from __future__ import annotations
 
+import sys
 
 import click
 
 from app.commands import admin_connection, emit, json_option, pass_settings
 from app.settings import Settings, parse_duration
+
 
 @click.group()
 def orgs() -> None:
@@ -74,18 +76,73 @@ def accounts() -> None:
     """Connected upstream accounts."""
 
 
+def credential_options(fn):
+    """``--token-stdin`` (the way: the credential stays off the command line, out of ``ps``
+    and shell history), ``--token`` and ``--no-check``."""
+    fn = click.option("--no-check", is_flag=True,
+                      help="Store the credential without asking the upstream whether it accepts it.")(fn)
+    fn = click.option("--token", default=None,
+                      help="The credential as an argument (visible in ps and shell history: prefer --token-stdin).")(fn)
+    return click.option("--token-stdin", is_flag=True,
+                        help="Read the account's upstream credential from standard input (one line).")(fn)
+
+
+def given_credential(token: str | None, token_stdin: bool) -> str | None:
+    """The credential given by ``--token-stdin`` (its line end removed) or ``--token``; None
+    when neither was given."""
+    if token is not None and token_stdin:
+        raise click.UsageError("give the credential with --token-stdin or --token, not both")
+    if token_stdin:
+        token = sys.stdin.read().rstrip("\r\n")
+    if token is not None and not token.strip():
+        raise click.UsageError("the credential is empty")
+    return token
+
+
+def check_credential(settings: Settings, account_id: int, token: str) -> None:
+    """One upstream call: the command stops (exit 1, nothing stored) unless the upstream
+    accepts the credential."""
+    import asyncio
+
+    from app.upstream.client import UpstreamAccount
+    from app.upstream.credential_check import check_credential as ask_upstream
+    from app.upstream.errors import UpstreamCredentialsRejected, UpstreamError, UpstreamNotFound
+
+    try:
+        asyncio.run(ask_upstream(settings, UpstreamAccount(account_id, token)))
+    except UpstreamCredentialsRejected:
+        raise click.ClickException(
+            f"the upstream rejected the credential of account {account_id}; nothing was stored"
+        ) from None
+    except UpstreamNotFound:
+        raise click.ClickException(f"the upstream knows no account {account_id}; nothing was stored") from None
+    except UpstreamError as exc:
+        raise click.ClickException(
+            f"the credential of account {account_id} could not be checked ({exc.reason}); nothing was "
+            "stored (--no-check stores it unchecked)"
+        ) from None
+
+
 @accounts.command("connect")
 @click.option("--org", required=True, help="Organization name or id.")
 @click.option("--account-id", type=int, required=True, help="The upstream numeric account id.")
-@click.option("--token", required=True, help="The account's upstream credential.")
+@credential_options
 @click.option("--label", default=None, help="A label for the account.")
 @pass_settings
-def accounts_connect(settings: Settings, org: str, account_id: int, token: str, label: str | None) -> None:
-    """Link an upstream account and its credential to an organization."""
+def accounts_connect(settings: Settings, org: str, account_id: int, token_stdin: bool, token: str | None,
+                     no_check: bool, label: str | None) -> None:
+    """Link an upstream account and its credential to an organization, once the upstream
+    accepts the credential: `printf %s "$TOKEN" | relay accounts connect --org ORG
+    --account-id ID --token-stdin`."""
     from app.admin import connect_account
     from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
+    token = given_credential(token, token_stdin)
+    if token is None:
+        raise click.UsageError("the credential is missing: pipe it in with --token-stdin")
+    if not no_check:
+        check_credential(settings, account_id, token)
     with admin_connection(settings) as conn:
         connect_account(conn, org, account_id, token, keyring=keyring, label=label)
     click.echo(f"account {account_id} connected to {org!r}")
@@ -198,25 +255,33 @@ def accounts_list(settings: Settings, org: str | None, as_json: bool) -> None:
 @click.argument("account_id", type=int)
 @pass_settings
 def accounts_disconnect(settings: Settings, account_id: int) -> None:
-    """Pause ACCOUNT_ID: its sync stops; what is stored stays (reconnect resumes)."""
+    """Turn ACCOUNT_ID off: its sync stops and the API answers 409 for it; what is stored
+    stays (reconnect turns it back on)."""
     from app.admin import disconnect_account
 
     with admin_connection(settings) as conn:
         disconnect_account(conn, account_id)
-    click.echo(f"account {account_id} disconnected (sync paused)")
+    click.echo(f"account {account_id} disconnected (sync paused, API routes answer 409)")
 
 
 @accounts.command("reconnect")
 @click.argument("account_id", type=int)
-@click.option("--token", required=True, help="The account's new upstream credential.")
+@credential_options
 @pass_settings
-def accounts_reconnect(settings: Settings, account_id: int, token: str) -> None:
-    """Give ACCOUNT_ID a new upstream credential (after the upstream rejected the old one);
-    its sync resumes at once."""
-    from app.admin import reconnect_account
+def accounts_reconnect(settings: Settings, account_id: int, token_stdin: bool, token: str | None,
+                       no_check: bool) -> None:
+    """Turn ACCOUNT_ID back on, with a new upstream credential (--token-stdin: after the
+    upstream rejected the old one) or the one it has (after a disconnect), once the upstream
+    accepts it; its sync resumes at once."""
+    from app.admin import account_credential, reconnect_account
     from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
+    token = given_credential(token, token_stdin)
+    if not no_check:
+        with admin_connection(settings) as conn:
+            checked = token if token is not None else account_credential(conn, account_id, keyring=keyring)
+        check_credential(settings, account_id, checked)
     with admin_connection(settings) as conn:
         reconnect_account(conn, account_id, token, keyring=keyring)
     click.echo(f"account {account_id} reconnected")

@@ -22,7 +22,7 @@ def test_admin_cli_creates_org_key_account_and_credits_and_revokes(db, database_
     assert created.exit_code == 0, created.output
     key = created.stdout.strip()
     assert KEY_PATTERN.fullmatch(key)
-    assert relay(database_url, "accounts", "connect", "--org", "acme", "--account-id", "55", "--token", "t").exit_code == 0
+    assert relay(database_url, "accounts", "connect", "--org", "acme", "--account-id", "55", "--token", "t", "--no-check").exit_code == 0
     added = relay(database_url, "credits", "add", "--org", "acme", "10")
     assert "balance 15" in added.output
 
@@ -37,8 +37,8 @@ def test_admin_cli_creates_org_key_account_and_credits_and_revokes(db, database_
 def test_admin_cli_refuses_an_account_owned_by_another_organization(db, database_url):
     relay(database_url, "orgs", "create", "one")
     relay(database_url, "orgs", "create", "two")
-    assert relay(database_url, "accounts", "connect", "--org", "one", "--account-id", "9", "--token", "t").exit_code == 0
-    refused = relay(database_url, "accounts", "connect", "--org", "two", "--account-id", "9", "--token", "t")
+    assert relay(database_url, "accounts", "connect", "--org", "one", "--account-id", "9", "--token", "t", "--no-check").exit_code == 0
+    refused = relay(database_url, "accounts", "connect", "--org", "two", "--account-id", "9", "--token", "t", "--no-check")
     assert refused.exit_code != 0 and "another organization" in refused.output
 
 

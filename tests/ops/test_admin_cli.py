@@ -36,7 +36,7 @@ def test_listings_work_on_a_fresh_database_and_show_what_was_created(fresh_url):
 
     relay(fresh_url, "orgs", "create", "acme", "--credits", "7", "--limit-minute", "60")
     key = relay(fresh_url, "keys", "create", "--org", "acme", "--role", "reader", "--name", "ci").strip()
-    relay(fresh_url, "accounts", "connect", "--org", "acme", "--account-id", "501", "--token", "secret-t")
+    relay(fresh_url, "accounts", "connect", "--org", "acme", "--account-id", "501", "--token", "secret-t", "--no-check")
 
     orgs = json.loads(relay(fresh_url, "orgs", "list", "--json"))
     assert [(o["name"], o["limit_minute"], o["credit_balance"], o["active_keys"], o["accounts"]) for o in orgs] == [
@@ -90,14 +90,14 @@ def test_a_rotated_key_works_through_the_overlap_then_the_gate_refuses_it(db, da
 
 def test_disconnect_pauses_an_account_and_reconnect_sets_a_new_credential(db, database_url, keyring):
     relay(database_url, "orgs", "create", "acc")
-    relay(database_url, "accounts", "connect", "--org", "acc", "--account-id", "77", "--token", "old-token")
+    relay(database_url, "accounts", "connect", "--org", "acc", "--account-id", "77", "--token", "old-token", "--no-check")
     db.execute("UPDATE accounts SET status = 'credentials_rejected' WHERE id = 77")
     db.execute(
         "INSERT INTO sync_tasks (account_id, resource, due_at, failures) "
         "VALUES (77, 'earnings', now() + interval '1 hour', 3)"
     )
 
-    relay(database_url, "accounts", "reconnect", "77", "--token", "new-token")
+    relay(database_url, "accounts", "reconnect", "77", "--token", "new-token", "--no-check")
     status, token = db.execute("SELECT status, upstream_token FROM accounts WHERE id = 77").fetchone()
     assert (status, keyring.decrypt(token)) == ("active", "new-token")
     due_now, failures = db.execute(
