@@ -27,7 +27,7 @@ down_revision: str | None = "0014_ledger_without_fks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-_GATE_EVENTS = "INSERT OR UPDATE OF organization_id, upstream_token, {status}OR DELETE OR TRUNCATE"
+_GATE_EVENTS = "INSERT OR UPDATE OF {columns} OR DELETE OR TRUNCATE"
 
 # The payload names the resource whose sync met the rejection and the error it recorded
 # (written in the same transaction, just before the status: sync.state.record_failure).
@@ -69,16 +69,16 @@ $$
 """
 
 
-def _gate_trigger(status: str) -> None:
+def _gate_trigger(columns: str) -> None:
     op.execute("DROP TRIGGER accounts_gate_changed ON accounts")
     op.execute(
-        f"CREATE TRIGGER accounts_gate_changed AFTER {_GATE_EVENTS.format(status=status)} ON accounts "
+        f"CREATE TRIGGER accounts_gate_changed AFTER {_GATE_EVENTS.format(columns=columns)} ON accounts "
         "FOR EACH STATEMENT EXECUTE FUNCTION relay_gate_changed()"
     )
 
 
 def upgrade() -> None:
-    _gate_trigger("status ")
+    _gate_trigger("organization_id, upstream_token, status")
     op.execute("DROP TRIGGER events_on_credentials_rejected ON sync_state")
     op.execute("DROP FUNCTION events_credentials_rejected()")
     op.execute(_ACCOUNT_REJECTED)
@@ -99,4 +99,4 @@ def downgrade() -> None:
         "AND OLD.last_error IS DISTINCT FROM NEW.last_error) "
         "EXECUTE FUNCTION events_credentials_rejected()"
     )
-    _gate_trigger("")
+    _gate_trigger("organization_id, upstream_token")
