@@ -243,6 +243,7 @@ def status_rows(settings: Settings, now: int | None = None) -> list[dict]:
         leased = owner is not None and expires is not None and expires.timestamp() > time_now()
         out.append({
             "account_id": r["account_id"],
+            "account_status": r["account_status"],
             "resource": r["resource"],
             "coverage_start": _iso(r["coverage_start"]),
             "coverage_end": _iso(end),

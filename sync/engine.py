@@ -37,7 +37,7 @@ from sync.clock import UpstreamClock
 from sync.coverage import (PartitionPass, coverage_end_of, covered_after_page, covered_after_pass,
                            extended_to, incremental_mode, kinds_due, new_window, resource_coverage)
 from sync.cursor_state import CursorState, Kind, PassState
-from sync.failures import CredentialUnreadable, describe, expected, retry_delay
+from sync.failures import CredentialUnreadable, describe, expected, rejects_credentials, retry_delay
 from sync.leases import Lease, LeaseLost
 from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
@@ -366,7 +366,8 @@ class TaskRunner:
 
     async def _release_after_failure(self, exc: BaseException) -> None:
         """Log the failure, record it as the pair's last error (a run already did; a head
-        check has none: the same text makes no new event) and schedule a retry."""
+        check has none), mark the account when the upstream rejected its credential, and
+        schedule a retry (claimed only once the account is active again)."""
         failures = self.lease.failures + 1
         delay = retry_delay(exc, failures, self.ctx.settings, interval_of(self.ctx.settings, self.resource))
         logger.warning(
@@ -375,7 +376,8 @@ class TaskRunner:
                    "retry_in": round(delay, 1)},
             exc_info=not expected(exc),
         )
-        await state.record_error(self.conn, self.lease.account_id, self.lease.resource, describe(exc))
+        await state.record_error(self.conn, self.lease.account_id, self.lease.resource, describe(exc),
+                                 credentials_rejected=rejects_credentials(exc))
         await leases.release(
             self.conn, self.lease, due_at=datetime.now(UTC) + timedelta(seconds=delay), failed=True
         )

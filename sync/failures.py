@@ -30,6 +30,13 @@ def expected(exc: BaseException) -> bool:
     return isinstance(exc, UpstreamError | CredentialUnreadable)
 
 
+def rejects_credentials(exc: BaseException) -> bool:
+    """The upstream refused the account's credential (the failure, or the first of a group)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return rejects_credentials(exc.exceptions[0])
+    return isinstance(exc, UpstreamCredentialsRejected)
+
+
 def describe(exc: BaseException) -> str:
     """The failure as ``sync_runs.error`` and ``sync_state.last_error`` show it."""
     if isinstance(exc, BaseExceptionGroup):

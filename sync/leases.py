@@ -240,14 +240,15 @@ def active_account_ids(conn: Connection) -> list[int]:
 
 
 async def requests_pending(conn: AsyncConnection, keys: list[str], kind: str) -> int:
-    """Tasks among ``keys`` (``"account:resource"``) whose ``kind`` request is not done yet
-    (or that failed and wait for a retry)."""
+    """Tasks of active accounts among ``keys`` (``"account:resource"``) whose ``kind``
+    request is not done yet (or that failed and wait for a retry). An account whose
+    credential the upstream rejected meanwhile is not waited for: nothing claims its tasks."""
     column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
     cur = await conn.execute(
         f"""
-        SELECT count(*) FROM sync_tasks
-        WHERE account_id::text || ':' || resource = ANY(%s)
-          AND ({column} IS NOT NULL OR failures > 0)
+        SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
+        WHERE a.status = 'active' AND t.account_id::text || ':' || t.resource = ANY(%s)
+          AND (t.{column} IS NOT NULL OR t.failures > 0)
         """,
         (keys,),
     )

@@ -11,6 +11,8 @@ from prometheus_client import Counter, Gauge, Histogram
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
+from app.db.models import ACCOUNT_STATUSES
+
 SYNC_ROWS = Counter(
     "relay_sync_rows",
     "Rows the sync wrote, by resource and outcome (inserted, updated, unchanged).",
@@ -33,8 +35,15 @@ HEAD_REQUESTS = Counter(
 )
 COVERAGE_LAG = Gauge(
     "relay_sync_coverage_lag_seconds",
-    "Now minus the coverage end, across the active accounts of a resource: worst and p95.",
+    "Now minus the coverage end (since it was connected, for an account never synced), across "
+    "the active accounts of a resource: worst and p95.",
     ["resource", "stat"],
+)
+ACCOUNTS = Gauge(
+    "relay_accounts",
+    "Connected accounts by status (active; paused: disconnected; credentials_rejected: the "
+    "upstream refused the credential, its sync is stopped until reconnected).",
+    ["status"],
 )
 TASKS_DUE = Gauge("relay_sync_tasks_due", "Tasks whose due time has come and that nobody holds.", ["resource"])
 LEASES_HELD = Gauge("relay_sync_leases_held", "Tasks held by a live lease (being run).", ["resource"])
@@ -44,14 +53,16 @@ SELECT t.resource,
        count(*) FILTER (WHERE t.due_at <= now()
                           AND (t.lease_expires_at IS NULL OR t.lease_expires_at <= now())) AS due,
        count(*) FILTER (WHERE t.lease_expires_at > now()) AS held,
-       max(extract(epoch FROM now() - s.coverage_end)) AS lag_worst,
-       percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM now() - s.coverage_end))
-           AS lag_p95
+       max(extract(epoch FROM now() - coalesce(s.coverage_end, a.created_at))) AS lag_worst,
+       percentile_cont(0.95) WITHIN GROUP (
+           ORDER BY extract(epoch FROM now() - coalesce(s.coverage_end, a.created_at))) AS lag_p95
 FROM sync_tasks t
 JOIN accounts a ON a.id = t.account_id AND a.status = 'active'
 LEFT JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
 GROUP BY t.resource
 """
+
+_ACCOUNTS_SQL = "SELECT status, count(*) FROM accounts GROUP BY status"
 
 
 def record_pass(resource: str, kind: str, seconds: float, inserted: int, updated: int, unchanged: int) -> None:
@@ -68,15 +79,19 @@ def record_head_check(resource: str, *, news: bool, requests: int) -> None:
 
 
 async def refresh_store_gauges(conn: AsyncConnection) -> None:
-    """Tasks due, leases held and coverage lag per resource, read in one query."""
+    """Tasks due, leases held and coverage lag per resource, read in one query; accounts
+    per status in another."""
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(_GAUGES_SQL)
         rows = await cursor.fetchall()
+    counts = dict(await (await conn.execute(_ACCOUNTS_SQL)).fetchall())
+    for status in ACCOUNT_STATUSES:
+        ACCOUNTS.labels(status).set(counts.get(status, 0))
     for row in rows:
         resource = row["resource"]
         TASKS_DUE.labels(resource).set(row["due"])
         LEASES_HELD.labels(resource).set(row["held"])
-        # No coverage yet (nothing synced): NaN, which Prometheus shows as "no value".
+        # No active account: NaN, which Prometheus shows as "no value".
         COVERAGE_LAG.labels(resource, "worst").set(float("nan") if row["lag_worst"] is None else max(0.0, float(row["lag_worst"])))
         COVERAGE_LAG.labels(resource, "p95").set(float("nan") if row["lag_p95"] is None else max(0.0, float(row["lag_p95"])))
 

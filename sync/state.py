@@ -161,16 +161,32 @@ async def finish_run(
             await record_error(conn, account_id, resource, error)
 
 
-async def record_error(conn: AsyncConnection, account_id: int, resource: str, error: str) -> None:
-    """The pair's last error (what ``relay sync status`` shows), its row created if missing."""
-    await conn.execute(
-        """
-        INSERT INTO sync_state (account_id, resource, last_error, last_error_at) VALUES (%s, %s, %s, now())
-        ON CONFLICT (account_id, resource) DO UPDATE SET last_error = excluded.last_error,
-                                                         last_error_at = excluded.last_error_at
-        """,
-        (account_id, resource, error),
-    )
+async def record_error(
+    conn: AsyncConnection, account_id: int, resource: str, error: str, *, credentials_rejected: bool = False
+) -> None:
+    """The pair's last error (what ``relay sync status`` shows), its row created if missing.
+
+    ``credentials_rejected``: the upstream refused the account's credential, so the account
+    is ``credentials_rejected`` from now on, in the same transaction: no task of it is
+    claimed again until ``relay accounts reconnect``, and its status turning writes the one
+    ``account.credentials_rejected`` event of this rejection (migration 0015's trigger, which
+    reads this error).
+    """
+    async with conn.transaction():
+        await conn.execute(
+            """
+            INSERT INTO sync_state (account_id, resource, last_error, last_error_at) VALUES (%s, %s, %s, now())
+            ON CONFLICT (account_id, resource) DO UPDATE SET last_error = excluded.last_error,
+                                                             last_error_at = excluded.last_error_at
+            """,
+            (account_id, resource, error),
+        )
+        if credentials_rejected:
+            await conn.execute(
+                "UPDATE accounts SET status = 'credentials_rejected', updated_at = now() "
+                "WHERE id = %s AND status = 'active'",
+                (account_id,),
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +212,7 @@ async def coverage_of(conn: AsyncConnection, keys: list[str]) -> list[CoverageRo
 
 _STATUS_SQL = """
 SELECT coalesce(t.account_id, s.account_id) AS account_id,
+       (SELECT a.status FROM accounts a WHERE a.id = coalesce(t.account_id, s.account_id)) AS account_status,
        coalesce(t.resource, s.resource) AS resource,
        s.coverage_start, s.coverage_end, s.last_success_at, s.last_error, s.last_error_at,
        t.lease_owner, t.lease_expires_at, t.due_at, t.backfill_since, t.failures,

@@ -2,8 +2,10 @@
 
 The narrow table keeps what answers "is it syncing?": where the coverage starts, how long
 ago the last success was, the lag (how far the coverage's end is behind the upstream's now)
-and one note (the last error, the lease holder or a pending backfill), cut to the width. ``--wide`` adds the timestamps in full, the lease, the backfill and the
-whole error; ``--json`` has every field.
+and one note (an account whose sync is stopped -- ``credentials_rejected``, ``paused`` --,
+the last error, the lease holder or a pending backfill), cut to the width. ``--wide`` adds
+the account's status, the timestamps in full, the lease, the backfill and the whole error;
+``--json`` has every field.
 """
 
 from __future__ import annotations
@@ -53,7 +55,14 @@ def _covered_from(start: str | None) -> str:
     return "all history" if start.startswith("1970-01-01T00:00:00") else start[:10]
 
 
+def _stopped(row: dict) -> bool:
+    """The account's sync is stopped (credentials rejected, disconnected)."""
+    return row.get("account_status") not in (None, "active")
+
+
 def _note(row: dict) -> str:
+    if _stopped(row):  # that comes first: nothing else moves until an operator acts
+        return f"account {row['account_status']}" + (f": {row['last_error']}" if row["last_error"] else "")
     if row["last_error"]:
         return f"error ({row['failures'] or 0}x): {row['last_error']}"
     if row["lease_owner"]:
@@ -83,17 +92,18 @@ def narrow_lines(rows: list[dict], now: datetime) -> list[Text]:
 
     header = line(NARROW_COLUMNS)
     header.stylize("bold")
-    return [header, *(line(c, "red" if r["last_error"] else "") for c, r in zip(cells, rows, strict=True))]
+    return [header, *(line(c, "red" if r["last_error"] or _stopped(r) else "") for c, r in zip(cells, rows, strict=True))]
 
 
 def wide_table(rows: list[dict]) -> Table:
     table = Table(title="Sync status")
-    for header in ("account", "resource", "coverage", "last success", "lag", "lease", "backfill", "last error"):
+    for header in ("account", "status", "resource", "coverage", "last success", "lag", "lease", "backfill",
+                   "last error"):
         table.add_column(header, overflow="fold")
     for r in rows:
         error = "-" if not r["last_error"] else f"{_short(r['last_error_at'])} {r['last_error']}"
         table.add_row(
-            str(r["account_id"]), r["resource"], _coverage(r),
+            str(r["account_id"]), r.get("account_status") or "-", r["resource"], _coverage(r),
             _short(r["last_success_at"]), _duration(r["lag_seconds"]), r["lease_owner"] or "-",
             _short(r["backfill_since"]) if r["backfill_since"] else "-",
             f"[red]{error}[/red]" if r["last_error"] else error,

@@ -83,3 +83,17 @@ def test_schedules_follow_the_table_one_line_each_within_100_columns() -> None:
     assert "123456789/earnings" in lines[at + 2] and lines[at + 2].endswith("ok 11-23 03:00 120345 read 12 changed")
     assert "all/all" in lines[at + 3] and "failed 11-25 16:00: upstream" in lines[at + 3]
     assert " paused " in lines[at + 4] and lines[at + 4].endswith("never")
+
+
+def test_an_account_whose_sync_is_stopped_says_so_first() -> None:
+    rows = [_row(555, "earnings", account_status="credentials_rejected",
+                 last_error="upstream_credentials_rejected: 401", failures=1),
+            _row(556, "posts", account_status="paused")]
+    out = io.StringIO()
+    print_status(rows, wide=False, console=Console(file=out, width=NARROW_WIDTH, color_system=None))
+    text = out.getvalue()
+    assert "account credentials_rejected: upstream_credentials_rejected: 401" in text
+    assert "account paused" in text
+    wide = io.StringIO()
+    print_status(rows, wide=True, console=Console(file=wide, width=400, color_system=None))
+    assert "credentials_rejected" in wide.getvalue() and "paused" in wide.getvalue()
