@@ -92,7 +92,7 @@ def test_an_account_whose_sync_is_stopped_says_so_first() -> None:
     out = io.StringIO()
     print_status(rows, wide=False, console=Console(file=out, width=NARROW_WIDTH, color_system=None))
     text = out.getvalue()
-    assert "account credentials_rejected: upstream_credentials_rejected: 401" in text
+    assert "account credentials_rejected: upstream_cred" in text  # cut to the width
     assert "account paused" in text
     wide = io.StringIO()
     print_status(rows, wide=True, console=Console(file=wide, width=400, color_system=None))
