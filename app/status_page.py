@@ -64,6 +64,8 @@ def _sync_row(row: SyncRow) -> str:
     )
     coverage = "-" if row.coverage_start is None else f"{when(row.coverage_start)} .. {when(row.coverage_end)}"
     account = f"{row.account_id}" + (f" ({escape(row.label)})" if row.label else "")
+    if row.account_status != "active":  # its sync is stopped (credentials_rejected, paused)
+        account += f' <span class="err">{escape(row.account_status)}</span>'
     cells = [
         account, escape(row.resource), coverage, duration(row.lag_seconds), last_run, error, _backfill(row),
     ]
