@@ -44,6 +44,7 @@ from app.request_id import request_id
 UNAUTHENTICATED = "missing, invalid or revoked API key (send Authorization: Bearer <key> or X-API-Key: <key>)"
 RATE_LIMITED = "rate limit exceeded for this organization; retry after the window resets"
 
+RECONNECT = "relay accounts reconnect"
 #: The refusals that count (a window slot, a credit and a ledger row), like any request.
 COUNTED_REFUSALS = frozenset((403, 404, 409))
 
@@ -99,8 +100,7 @@ def refusal(result: GateResult, digest: bytes, permission: str, account_id: int 
         message = f"account {account_id} is not connected to this organization"
         return ApiError(404, message, "account_not_found", headers=headers)
     if result.verdict == 409:
-        message = (f"account {account_id} is disconnected: an operator turns it back on with "
-                   "`relay accounts reconnect`")
+        message = f"account {account_id} is disconnected: an operator turns it back on with {RECONNECT!r}"
         return ApiError(409, message, "account_disconnected", headers=headers)
     return None
 

@@ -15,6 +15,7 @@ import pytest
 from app.admin import disconnect_account, reconnect_account
 from app.settings import Settings
 from tests.fixtures.api import auth, settle_ledger, usage
+from tests.gate.test_keeper import heard, wait_for_listener
 from tests.gate.test_tenancy import ACCOUNT_ROUTES, concrete_path
 
 _account_ids = count(8101)
@@ -53,7 +54,7 @@ def test_every_route_naming_a_disconnected_account_is_409_without_an_upstream_ca
     assert answer.status_code == 409, answer.text
     assert answer.json() == {
         "error": f"account {account_id} is disconnected: an operator turns it back on with "
-                 "`relay accounts reconnect`",
+                 "'relay accounts reconnect'",
         "code": "account_disconnected",
     }
     assert upstream_calls(sandbox, account_id) == 0
@@ -70,7 +71,8 @@ def test_the_refusal_costs_a_credit_like_a_404_and_reconnecting_turns_the_accoun
     settle_ledger(api_client)
     assert usage(db, org_id).ledger == [(409, 1, True)]
 
-    reconnect_account(db, account_id, f"sandbox-{account_id}", keyring=keyring)
+    wait_for_listener(api_client)
+    heard(api_client, lambda: reconnect_account(db, account_id, None, keyring=keyring))
     assert api_client.get(path, headers=auth(key)).status_code == 200
     assert upstream_calls(sandbox, account_id) == 1
 

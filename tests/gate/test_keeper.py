@@ -137,7 +137,7 @@ def test_disconnecting_a_held_account_is_409_once_the_process_hears_of_it_until_
     assert fire(probe_client, key.secret, 20) == [409] * 20
     assert gatekeeper(probe_client).admitted_locally > before
 
-    heard(probe_client, lambda: reconnect_account(db, ACCOUNT, f"sandbox-{ACCOUNT}", keyring=keyring))
+    heard(probe_client, lambda: reconnect_account(db, ACCOUNT, None, keyring=keyring))
     assert fire(probe_client, key.secret, 1) == [200]
 
 
