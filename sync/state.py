@@ -169,7 +169,7 @@ async def record_error(
     ``credentials_rejected``: the upstream refused the account's credential, so the account
     is ``credentials_rejected`` from now on, in the same transaction: no task of it is
     claimed again until ``relay accounts reconnect``, and its status turning writes the one
-    ``account.credentials_rejected`` event of this rejection (migration 0015's trigger, which
+    ``account.credentials_rejected`` event of this rejection (migration 0019's trigger, which
     reads this error).
     """
     async with conn.transaction():

@@ -11,8 +11,8 @@ rejected credential is one event per rejection.
   newer than the account's last success existed; a head check that made no request (the
   tracking-link daily stats) still recorded a success, so the next rejection sent it again.
 
-Revision ID: 0015_account_states
-Revises: 0014_ledger_without_fks
+Revision ID: 0019_account_states
+Revises: 0018_schedules
 Create Date: 2026-11-26 09:00:00
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = "0015_account_states"
-down_revision: str | None = "0014_ledger_without_fks"
+revision: str = "0019_account_states"
+down_revision: str | None = "0018_schedules"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
