@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING
 import psycopg
 from psycopg.rows import dict_row
 
+from app.crypto.keyring import UnreadableSecret
 from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
 from app.settings import Settings
-
-from app.crypto.keyring import UnreadableSecret
 
 if TYPE_CHECKING:
     from app.crypto.keyring import Keyring

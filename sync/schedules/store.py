@@ -272,17 +272,25 @@ async def last_export_ends(conn: AsyncConnection, schedule_id: int) -> dict[str,
 
 
 async def requests_outcome(conn: AsyncConnection, keys: list[str], kind: str) -> tuple[int, str | None]:
-    """Of the tasks ``keys`` (``"account:resource"``, active accounts): how many still have
-    the ``kind`` request pending, and the first error of one that failed on it."""
+    """Of the tasks ``keys`` (``"account:resource"``): how many of active accounts still
+    have the ``kind`` request pending, and the first error of one that failed on it or whose
+    account stopped syncing meanwhile (its credential rejected by another task: the request
+    would wait for a reconnect)."""
     column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
     cur = await conn.execute(
         f"""
-        SELECT count(*),
-               min(t.account_id || ':' || t.resource || ': ' || coalesce(s.last_error, 'failed'))
-                   FILTER (WHERE t.failures > 0)
+        SELECT count(*) FILTER (WHERE a.status = 'active'),
+               min(t.account_id || ':' || t.resource || ': ' || coalesce(
+                       s.last_error, 'account ' || a.status || coalesce(': ' || stopped.error, ''), 'failed'))
+                   FILTER (WHERE t.failures > 0 OR a.status <> 'active')
         FROM sync_tasks t
-        JOIN accounts a ON a.id = t.account_id AND a.status = 'active'
+        JOIN accounts a ON a.id = t.account_id
         LEFT JOIN sync_state s USING (account_id, resource)
+        LEFT JOIN LATERAL (
+            SELECT last_error AS error FROM sync_state
+            WHERE account_id = t.account_id AND a.status <> 'active' AND last_error IS NOT NULL
+            ORDER BY last_error_at DESC LIMIT 1
+        ) stopped ON true
         WHERE t.account_id::text || ':' || t.resource = ANY(%s) AND t.{column} IS NOT NULL
         """,
         (keys,),

@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 from psycopg import AsyncConnection
 
+from app.admin import reconnect_account
 from app.cli import main
 from app.exports.files import file_name
 from sync.schedules import store
@@ -133,7 +134,7 @@ def test_times_missed_while_no_worker_ran_run_once_then_the_next_time_after_now(
 
 
 def test_a_failed_run_shows_its_error_and_is_retried_with_backoff(
-    db, database_url, sandbox, sync_settings, new_account
+    db, database_url, sandbox, sync_settings, new_account, keyring
 ):
     account_id = new_account(earnings=300, history_days=30)
     initial_sync(sync_settings, account_id)
@@ -152,6 +153,8 @@ def test_a_failed_run_shows_its_error_and_is_retried_with_backoff(
     assert listed["retry_at"] is not None and listed["next_run_at"] == (due + timedelta(hours=1)).isoformat()
 
     sandbox.reject_credentials(account_id, rejected=False)
+    # the rejection stopped the account's sync: the operator turns it back on
+    reconnect_account(db, account_id, None, keyring=keyring)
     sandbox.advance(1)  # past the backoff (RELAY_SYNC_RETRY_MAX_SECONDS is 0.5 here)
     run_worker_until(sync_settings, database_url,
                      "SELECT 1 FROM schedule_runs WHERE schedule_id = %s AND status = 'succeeded'", (schedule_id,))
