@@ -153,7 +153,7 @@ def test_a_non_admin_key_opens_no_session(client_of, db, org, make_key, role):
     assert usage(db, org).ledger == [(403, 0, False)]  # counted, as on the gate's routes
 
 
-@pytest.mark.parametrize("key", ["", "not-a-key", generate_key().secret])
+@pytest.mark.parametrize("key", ["", "not-a-key", generate_key().secret], ids=["empty", "malformed", "unknown"])
 def test_an_unknown_or_malformed_key_opens_no_session(client_of, db, org, key):
     refused = sign_in(client_of(), key)
 
