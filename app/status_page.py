@@ -15,7 +15,7 @@ from decimal import Decimal
 from html import escape
 
 from app.html_headers import page_headers, style_csp
-from app.store.status import DayEarnings, SyncRow, Viewer
+from app.store.status import DayEarnings, ScheduleRow, StatusReads, SyncRow, Viewer
 
 CHART_W, CHART_H, MARGIN_L, MARGIN_B = 900, 220, 70, 24
 
@@ -102,10 +102,31 @@ def earnings_chart(days: Sequence[DayEarnings]) -> str:
     return "".join(parts)
 
 
-def render(
-    viewer: Viewer, rows: Sequence[SyncRow], days: Sequence[DayEarnings], generated: datetime, *, session: bool = False
-) -> str:
+def _schedule_row(row: ScheduleRow) -> str:
+    target = f"{row.account_id if row.account_id is not None else 'all accounts'}, {row.resource or 'all resources'}"
+    if row.last_status is None:
+        last = "-"
+    else:
+        last = f"{escape(row.last_status)}, due {when(row.last_due_at)}"
+        if row.last_rows_read:
+            last += f", {row.last_rows_read:,} rows read"
+    error = f'<span class="err">{escape(row.last_error[:160])}</span>' if row.last_error else "-"
+    cells = [str(row.id), escape(target), escape(row.action), f"<code>{escape(row.cron)}</code>",
+             "paused" if row.paused else when(row.next_run_at), last, error]
+    return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def _schedules(rows: Sequence[ScheduleRow]) -> str:
+    if not rows:
+        return ""  # no schedules: no section (relay schedules add makes one)
+    header = "".join(f"<th>{h}</th>" for h in ("id", "what", "action", "cron", "next run", "last run", "last error"))
+    body = "".join(_schedule_row(r) for r in rows)
+    return f"<h2>Schedules</h2>\n<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>\n"
+
+
+def render(viewer: Viewer, reads: StatusReads, generated: datetime, *, session: bool = False) -> str:
     """The page; ``session``: viewed through a sign-in session (it offers to sign out)."""
+    rows, days = reads.sync, reads.days
     accounts = len({r.account_id for r in rows})
     failing = sum(1 for r in rows if r.last_error)
     total = sum((d.net for d in days), Decimal(0))
@@ -123,7 +144,7 @@ def render(
 {len(rows)} synced resources, {failing} with errors. Generated {when(generated)}.</p>
 <h2>Sync</h2>
 <table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>
-<h2>Net earnings, last {len(days)} days (total {total:,.2f})</h2>
+{_schedules(reads.schedules)}<h2>Net earnings, last {len(days)} days (total {total:,.2f})</h2>
 {earnings_chart(days)}
 </body></html>"""
 

@@ -146,8 +146,8 @@ async def status_page(request: Request) -> Response[str]:
         response.delete_cookie(COOKIE, path=PATH)
         return response
     viewer = _admit(request, viewer)
-    rows, days = await state.status_reads.get(viewer.organization_id, lambda: _read(state.pool, viewer.organization_id))
-    return _page(render(viewer, rows, days, datetime.now(UTC), session=key is None))
+    reads = await state.status_reads.get(viewer.organization_id, lambda: _read(state.pool, viewer.organization_id))
+    return _page(render(viewer, reads, datetime.now(UTC), session=key is None))
 
 
 @post(PATH, tags=["system"], summary="Sign in to the status page (HTML form)", status_code=303,
@@ -187,9 +187,9 @@ async def sign_out(request: Request) -> Redirect:
     return response
 
 
-async def _read(pool: AsyncConnectionPool, organization_id: int) -> tuple[list[store.SyncRow], list[store.DayEarnings]]:
+async def _read(pool: AsyncConnectionPool, organization_id: int) -> store.StatusReads:
     async with pool.connection() as conn:
-        return await store.sync_rows(conn, organization_id), await store.daily_earnings(conn, organization_id, CHART_DAYS)
+        return await store.status_reads(conn, organization_id, CHART_DAYS)
 
 
 ROUTES = [status_page, sign_in, sign_out]

@@ -1,6 +1,6 @@
 """SQL of the status page (``GET /status``): who may see it (and its count in the
-organization's minute window), the sync of the organization's accounts, and its daily
-earnings.
+organization's minute window), the sync of the organization's accounts, its schedules'
+last runs, and its daily earnings.
 
 Every query is scoped to the caller's organization: an admin key sees its own accounts only.
 """
@@ -140,6 +140,38 @@ class SyncRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduleRow:
+    """A schedule of the organization (``relay schedules``) and its newest run."""
+
+    id: int
+    account_id: int | None  # None: every account
+    resource: str | None  # None: every resource
+    action: str
+    cron: str
+    paused: bool
+    next_run_at: datetime
+    last_due_at: datetime | None
+    last_status: str | None
+    last_finished_at: datetime | None
+    last_rows_read: int | None
+    last_error: str | None
+
+
+_SCHEDULES_SQL = """
+SELECT s.id, s.account_id, s.resource, s.action, s.cron, s.paused, s.next_run_at,
+       r.due_at AS last_due_at, r.status AS last_status, r.finished_at AS last_finished_at,
+       r.rows_read AS last_rows_read, r.error AS last_error
+FROM schedules s
+LEFT JOIN LATERAL (
+    SELECT due_at, status, finished_at, rows_read, error FROM schedule_runs
+    WHERE schedule_id = s.id ORDER BY started_at DESC, id DESC LIMIT 1
+) r ON true
+WHERE s.organization_id = %s
+ORDER BY s.id
+"""
+
+
+@dataclass(frozen=True, slots=True)
 class DayEarnings:
     day: date
     net: Decimal
@@ -166,6 +198,28 @@ async def sync_rows(conn: AsyncConnection, organization_id: int) -> list[SyncRow
     async with conn.cursor(row_factory=class_row(SyncRow)) as cursor:
         await cursor.execute(_SYNC_SQL, (organization_id,))
         return await cursor.fetchall()
+
+
+async def schedule_rows(conn: AsyncConnection, organization_id: int) -> list[ScheduleRow]:
+    async with conn.cursor(row_factory=class_row(ScheduleRow)) as cursor:
+        await cursor.execute(_SCHEDULES_SQL, (organization_id,))
+        return await cursor.fetchall()
+
+
+@dataclass(frozen=True, slots=True)
+class StatusReads:
+    """What one view of the page reads (kept ``RELAY_STATUS_CACHE_SECONDS`` per organization)."""
+
+    sync: list[SyncRow]
+    schedules: list[ScheduleRow]
+    days: list[DayEarnings]
+
+
+async def status_reads(conn: AsyncConnection, organization_id: int, days: int) -> StatusReads:
+    return StatusReads(
+        await sync_rows(conn, organization_id), await schedule_rows(conn, organization_id),
+        await daily_earnings(conn, organization_id, days),
+    )
 
 
 async def daily_earnings(conn: AsyncConnection, organization_id: int, days: int) -> list[DayEarnings]:

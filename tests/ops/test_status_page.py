@@ -50,6 +50,28 @@ def test_the_status_page_answers_admin_keys_only(api_process, synced):
     assert "720001" in page.text and "720002" not in page.text  # its own organization's only
 
 
+def test_the_status_page_shows_the_organizations_schedules_with_their_last_run(api_process, synced, db):
+    def schedule(org: int, cron: str) -> int:
+        return db.execute(
+            "INSERT INTO schedules (organization_id, account_id, resource, action, cron, next_run_at) "
+            "VALUES (%s, NULL, 'earnings', 'reconcile', %s, '2026-02-01T00:00Z') RETURNING id", (org, cron),
+        ).fetchone()[0]
+
+    own = schedule(synced["org"], "17 3 * * *")
+    db.execute("INSERT INTO schedule_runs (schedule_id, due_at, attempt, status, finished_at, rows_read) "
+               "VALUES (%s, '2026-01-31T03:17Z', 1, 'succeeded', '2026-01-31T03:18Z', 1234)", (own,))
+    other_org = db.execute("SELECT id FROM organizations WHERE name = 'other'").fetchone()[0]
+    schedule(other_org, "41 5 * * *")
+    api = api_process(RELAY_STATUS_CACHE_SECONDS="0")
+
+    page = httpx.get(f"{api.url}/status", headers=auth(synced["admin"].secret)).text
+
+    assert "<h2>Schedules</h2>" in page and "17 3 * * *" in page
+    assert "succeeded, due 2026-01-31 03:17 UTC, 1,234 rows read" in page
+    assert "all accounts, earnings" in page and "2026-02-01 00:00 UTC" in page  # what, and its next run
+    assert "41 5 * * *" not in page  # another organization's schedule
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it as root)")
 def test_chromium_renders_the_status_page_with_coverage_lag_runs_backfill_and_the_chart(
     api_process, synced, db, tmp_path

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from app.cli import main
 from app.status_page import render
-from app.store.status import Viewer, sync_rows
+from app.store.status import StatusReads, Viewer, sync_rows
 from sync import leases
 from sync.metrics import ACCOUNTS, COVERAGE_LAG, refresh_store_gauges
 from sync.resources import REGISTRY
@@ -86,7 +86,7 @@ def test_a_rejected_credential_stops_the_account_with_one_event_and_shows_everyw
     org_id = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()[0]
     rows = run(database_url, lambda conn: sync_rows(conn, org_id))
     assert {r.account_status for r in rows} == {"credentials_rejected"}
-    page = render(Viewer(1, org_id, "o", "admin", True, 0.0), rows, [], datetime.now(UTC))
+    page = render(Viewer(1, org_id, "o", "admin", True, 0.0), StatusReads(rows, [], []), datetime.now(UTC))
     assert f'{account_id} <span class="err">credentials_rejected</span>' in page
     run(database_url, refresh_store_gauges)
     assert ACCOUNTS.labels("credentials_rejected")._value.get() == 1
