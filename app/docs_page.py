@@ -23,6 +23,7 @@ from litestar.openapi.plugins import OpenAPIRenderPlugin
 from litestar.params import FromPath
 from swagger_ui_bundle import swagger_ui_path
 
+
 @dataclass(frozen=True)
 class Asset:
     body: bytes

@@ -19,11 +19,20 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from app.crypto.keys import is_fernet_key, secret_key_list
 from app import setting_values as rules
+from app.crypto.keys import is_fernet_key, secret_key_list
 from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError, DEFAULT_WINDOW_DAYS: used through this module
-    DEFAULT_WINDOW_DAYS, PLAIN_PARSERS, SettingsError, boolean, boolean_or_auto, durations_text, optional_str,
-    parse_duration, parse_durations, problems_message, secret_keys_text,
+    DEFAULT_WINDOW_DAYS,
+    PLAIN_PARSERS,
+    SettingsError,
+    boolean,
+    boolean_or_auto,
+    durations_text,
+    optional_str,
+    parse_duration,
+    parse_durations,
+    problems_message,
+    secret_keys_text,
 )
 
 PREFIX = "RELAY_"

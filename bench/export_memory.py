@@ -1,12 +1,19 @@
 """Peak memory of `relay export` over 1,000,000 earnings rows (embedded PostgreSQL, run by hand;
 results in docs/benchmarks-history.md): python bench/export_memory.py"""
-import subprocess, sys, tempfile, os, time
+import os
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
+
 import psycopg
+
 from app.crypto.keyring import Keyring
 from app.crypto.keys import generate_key
 from app.db.embedded import start_embedded
 from app.db.migrate import upgrade
+
 with tempfile.TemporaryDirectory() as tmp:
     url = start_embedded(Path(tmp) / "pg")
     upgrade(url)
@@ -25,5 +32,5 @@ with tempfile.TemporaryDirectory() as tmp:
         t = time.time()
         r = subprocess.run(["/usr/bin/time", "-v", sys.executable, "-m", "app.cli", "export", "earnings", "--account", "1",
                             "--format", fmt, "--output", f"{tmp}/x.{fmt}", "--no-progress"], env=env, capture_output=True, text=True)
-        rss = [l for l in r.stderr.splitlines() if "Maximum resident" in l]
+        rss = [line for line in r.stderr.splitlines() if "Maximum resident" in line]
         print(fmt, r.returncode, round(time.time() - t, 1), "s", rss, os.path.getsize(f"{tmp}/x.{fmt}"), r.stderr[-300:] if r.returncode else "")

@@ -27,8 +27,8 @@ from bench.backfill import case_d
 from bench.common import bench_database, bench_server
 from bench.config import CASES, SERVING_CASES, BenchConfig
 from bench.freshness import case_g
-from bench.procs import Processes
 from bench.latest import refresh as refresh_latest
+from bench.procs import Processes
 from bench.report import Row, append_section, summary, table
 from bench.serving import case_a, case_b, case_c, case_e, case_f
 from bench.stack import Stack, start_sandbox

@@ -159,7 +159,7 @@ def case_c(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
             Row("c", f"live relay p50 (upstream +{UPSTREAM_LATENCY_MS} ms), 1 conn.", Rounds.of(p50(r["live"])), "ms"),
             Row("c", "live p50 / store p50", ratios(p50(r["live"]), p50(r["store"]))),
             Row("c", f"live p50 - store p50 - {UPSTREAM_LATENCY_MS} ms (relay overhead)",
-                Rounds.of(lv - st - UPSTREAM_LATENCY_MS for lv, st in zip(p50(r["live"]), p50(r["store"]))), "ms")]
+                Rounds.of(lv - st - UPSTREAM_LATENCY_MS for lv, st in zip(p50(r["live"]), p50(r["store"]), strict=True)), "ms")]
 
 
 def _with_limit(url: str, limit: int) -> str:

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -35,8 +35,17 @@ from app.db.urls import plain_url
 from bench import facts
 from bench.common import bench_database, bench_server
 from bench.procs import GRACE_SECONDS, Processes, exit_on_signals, free_port, rearm, relay_command
-from bench.soak_report import Books, Sample, Tally, books_check, connections, flatness, print_report, rss_kb, \
-    sandbox_counts
+from bench.soak_report import (
+    Books,
+    Sample,
+    Tally,
+    books_check,
+    connections,
+    flatness,
+    print_report,
+    rss_kb,
+    sandbox_counts,
+)
 from bench.stack import Stack, provision
 from tests.fixtures.sandbox import SandboxServer
 

@@ -44,7 +44,7 @@ import signal
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -382,7 +382,7 @@ def main() -> None:
     logs.mkdir(parents=True, exist_ok=True)
     print(f"process logs: {logs}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # children are stopped on the way out
-    results: dict = {"args": vars(args), "started": datetime.now(timezone.utc).isoformat(), "runs": {}}
+    results: dict = {"args": vars(args), "started": datetime.now(UTC).isoformat(), "runs": {}}
     with bench_server() as server, bench_database(server) as url, Processes(logs) as procs:
         sandbox_port, api_port = free_port(), free_port()
         sandbox_url, api_url = f"http://127.0.0.1:{sandbox_port}", f"http://127.0.0.1:{api_port}"
@@ -392,7 +392,7 @@ def main() -> None:
                     ready=f"{sandbox_url}/_sandbox/health")
         env = common_env(url, sandbox_url, args.setting)
         settings = Settings.from_env(env)
-        print(f"\n## Sync at scale ({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC)\n\n- machine: {machine()}"
+        print(f"\n## Sync at scale ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC)\n\n- machine: {machine()}"
               f"\n- versions: {versions(url)}\n- code: {commit()}\n- load average before: {load()}"
               f"\n- {args.accounts} accounts ({args.hot} hot, {args.follow} of them followed); sandbox "
               f"per-account rate limit in the steady state: {args.upstream_rps or 'off'}"

@@ -34,15 +34,23 @@ from app.upstream.stats import track_upstream_calls
 from sync import leases, state
 from sync.budget import UpstreamBudget
 from sync.clock import UpstreamClock
-from sync.coverage import (PartitionPass, coverage_end_of, covered_after_page, covered_after_pass,
-                           extended_to, incremental_mode, kinds_due, new_window, resource_coverage)
+from sync.coverage import (
+    PartitionPass,
+    coverage_end_of,
+    covered_after_page,
+    covered_after_pass,
+    extended_to,
+    incremental_mode,
+    kinds_due,
+    new_window,
+    resource_coverage,
+)
 from sync.cursor_state import CursorState, Kind, PassState
 from sync.failures import CredentialUnreadable, describe, expected, rejects_credentials, retry_delay
 from sync.leases import Lease, LeaseLost
 from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
-from sync.resources import (REGISTRY, Partition, Resource, interval_of, lookback_interval_of,
-                            lookback_of, resource)
+from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_interval_of, lookback_of, resource
 from sync.writers import PageWriter, WriteCounts
 
 __all__ = ["SyncContext", "TaskRunner", "run_lease"]

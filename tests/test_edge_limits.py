@@ -222,7 +222,6 @@ def test_a_hundred_half_sent_requests_are_cut_by_the_default_head_timeout_while_
 def test_a_post_announcing_more_body_than_it_sends_is_cut(api_process, org_b):
     api = api_process(RELAY_API_BODY_TIMEOUT="1")
     sock = _connect(api.url)
-    started = time.monotonic()
     sock.sendall(
         f"POST /v1/{ACCOUNT_B}/notifications/message/read HTTP/1.1\r\nHost: x\r\n"
         f"Authorization: Bearer {org_b.key}\r\nContent-Length: 1000\r\n\r\n0123456789".encode()

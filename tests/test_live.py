@@ -10,6 +10,8 @@ import pytest
 from litestar import Request, get
 from litestar.testing import create_test_client
 
+from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
+from app.gate.state import open_gate
 from app.live import (
     LIST_PAGE,
     _unexpected_member,
@@ -18,8 +20,6 @@ from app.live import (
     offset_next,
     relay,
 )
-from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
-from app.gate.state import open_gate
 from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
 
 

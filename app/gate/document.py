@@ -18,8 +18,8 @@ from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 import msgspec
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import KwargDefinition
 from litestar.openapi.spec import Example, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Operation, Schema
+from litestar.params import KwargDefinition
 
 from app.envelope import Answer, Envelope
 

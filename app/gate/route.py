@@ -36,9 +36,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.routes import HTTPRoute
 
 from app.envelope import Answer, as_envelope
-from app.gate.document import GatedOperation, answer_type, error_responses
 from app.errors import ApiError, client_closed
 from app.gate.dependencies import GATE_DEPENDENCIES
+from app.gate.document import GatedOperation, answer_type, error_responses
 from app.gate.shares import SHARES, take_for_request
 from app.gate.state import PERMISSION_OPT, current_gate
 from app.metrics import GATE_REFUSALS

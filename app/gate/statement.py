@@ -29,13 +29,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
-from psycopg import AsyncConnection
-from psycopg import AsyncCursor
+from psycopg import AsyncConnection, AsyncCursor
 from psycopg.rows import RowMaker
 
 from app.envelope import Cache, Credits, Meta, RateLimits
 from app.params import BIGINT_MAX  # account ids outside 1..BIGINT_MAX name no account
-
 
 GATE_SQL = """
 WITH clock AS (

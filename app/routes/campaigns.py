@@ -17,6 +17,7 @@ from app.params import DAILY_WINDOW_MAX_DAYS, provide_date_window
 from app.store import campaigns
 from app.store.source import StoreReader, windowed_reader
 
+
 @v1_get(
     "/v1/{account_id:int}/campaigns/overview",
     permission="api_campaigns_read_overview",

@@ -14,9 +14,9 @@ from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import FromQuery, Parameter
 
-from app.enums import ChartBy, EarningsType, TipsSource
 from app.answers.charts import EarningsChart, EarningsOverview
 from app.answers.feeds import EarningsPage
+from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
 from app.live import live_page, relay

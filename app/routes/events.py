@@ -12,8 +12,8 @@ from litestar.params import Parameter
 
 from app.answers.feeds import EventsPage
 from app.envelope import Envelope
-from app.gate import v1_get
 from app.events.types import Cursor, event_json, parse_types
+from app.gate import v1_get
 from app.gate.state import current_gate
 from app.live import next_page_url
 from app.params import bad_parameter, rule_pattern, whole_value

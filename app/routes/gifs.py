@@ -14,7 +14,6 @@ from app.live import live_page, offset_next, organization_credential, relay
 from app.params import Limit50, Offset
 from app.upstream import paths
 
-
 #: The provider's body: its rows, and the pagination the next page is computed from.
 GIF_PAGE = {
     "data": list,

@@ -6,7 +6,6 @@ import asyncio
 from typing import Literal
 
 import msgspec
-
 from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from psycopg_pool import AsyncConnectionPool

@@ -27,8 +27,8 @@ from psycopg import AsyncConnection, sql
 
 from app.live import LIST_PAGE
 from app.params import upstream_timestamp
-from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
 from app.store.batched import ITEMS
+from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
 from app.ties import whole_groups

@@ -7,6 +7,7 @@ the upstream path and the row mapping differ.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from psycopg import AsyncConnection
 
 from app.store.mapping import write_items

@@ -29,12 +29,12 @@ from litestar.params import Parameter
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
+from app import params as date_params
 from app.crypto.keyring import Keyring
 from app.db.pool import checkout
 from app.envelope import Cache, Envelope
 from app.gate.dependencies import stored_credential
 from app.live import NextParams, Shape, next_page_url, relay
-from app import params as date_params
 from app.params import AccountId, DateWindow
 from app.store.batched import BatchedReads
 from app.store.credentials import readable

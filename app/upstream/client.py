@@ -38,21 +38,17 @@ import msgspec
 
 from app.metrics import UPSTREAM_BREAKER_OPENINGS
 from app.settings import Settings
+from app.upstream.answers import interpret
 from app.upstream.breaker import BreakerState, CircuitBreaker, Permit
 from app.upstream.errors import (
     UpstreamBadBody,
-    UpstreamBadRequest,
     UpstreamCircuitOpen,
-    UpstreamCredentialsRejected,
     UpstreamError,
-    UpstreamNotFound,
-    UpstreamRateLimited,
     UpstreamTimeout,
     UpstreamUnavailable,
 )
-from app.upstream.retry import RETRY_AFTER_MAX, AttemptFailed, backoff_delay, parse_retry_after
+from app.upstream.retry import RETRY_AFTER_MAX, AttemptFailed, backoff_delay
 from app.upstream.stats import record_upstream_call
-from app.upstream.answers import interpret
 from app.upstream.urls import build_path, encode_query
 
 logger = logging.getLogger(__name__)

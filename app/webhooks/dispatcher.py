@@ -43,7 +43,11 @@ PRUNE_EVERY_SECONDS = 3600.0
 MAX_BACKOFF_SECONDS = 3600.0
 
 
-def backoff(attempts: int, rng: random.Random = random.Random()) -> float:
+#: The jitter of every backoff (a test passes its own seeded one).
+_JITTER = random.Random()
+
+
+def backoff(attempts: int, rng: random.Random = _JITTER) -> float:
     """Seconds before retry number ``attempts``: 2**attempts (2, 4, 8, ... capped at an hour)
     times a random factor in [0.5, 1.0], so failing endpoints do not retry in lockstep."""
     base = min(MAX_BACKOFF_SECONDS, 2.0 ** min(attempts, 20))

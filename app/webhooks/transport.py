@@ -22,7 +22,6 @@ import httpx
 from app.settings import Settings
 from app.webhooks.addresses import addresses_of, refusal
 
-
 Resolver = typing.Callable[..., typing.Awaitable[list]]
 
 

@@ -217,7 +217,7 @@ def upgrade() -> None:
     )
     for name, body in _functions().items():
         op.execute(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n{body}\nRETURN NULL;\nEND\n$$")
-    for name, table, rest in _triggers():
+    for name, _table, rest in _triggers():
         op.execute(f"CREATE TRIGGER {name} {rest}")
     _seed_permissions()
 

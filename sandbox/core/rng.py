@@ -70,7 +70,7 @@ class Rng:
     def weighted(self, items: Sequence[T], cumulative: Sequence[float]) -> T:
         """Pick from items with cumulative weights (last one is the total)."""
         x = self.random() * cumulative[-1]
-        for item, bound in zip(items, cumulative):
+        for item, bound in zip(items, cumulative, strict=True):
             if x < bound:
                 return item
         return items[-1]

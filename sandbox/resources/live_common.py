@@ -176,4 +176,4 @@ def activity_sums(sandbox: SandboxState, account_id: int, lo: int, hi: int, now:
             for k, v in enumerate(values):
                 totals[k] += v * (last - first + 1) // DAY
         day += 1
-    return dict(zip(ACTIVITY_FIELDS, totals))
+    return dict(zip(ACTIVITY_FIELDS, totals, strict=True))

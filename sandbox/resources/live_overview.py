@@ -110,7 +110,7 @@ class Overview:
         def cents(lo: int, hi: int) -> tuple[int, int]:
             hi = min(hi, self.now)
             claims = [p.claims_between(lo, hi) for p in promos] if hi >= lo else []
-            return sum(c * round(p.price * 100) for c, p in zip(claims, promos)), sum(claims)
+            return sum(c * round(p.price * 100) for c, p in zip(claims, promos, strict=True)), sum(claims)
 
         gross, claims = cents(self.lo, self.hi)
         prev_gross, prev_claims = cents(self.prev_lo, self.prev_hi)

@@ -17,7 +17,8 @@ from app.upstream import paths
 from sandbox.core.params import window
 from sandbox.core.rng import Rng, derive_key
 from sandbox.core.timefmt import DAY, iso
-from sandbox.core.timeline import Timeline, offset_page as timeline_offset_page
+from sandbox.core.timeline import Timeline
+from sandbox.core.timeline import offset_page as timeline_offset_page
 from sandbox.core.users import PROFILE
 from sandbox.resources.live_common import limit_param, newest_visible, offset_page, offset_param, rate_timeline
 

@@ -52,7 +52,7 @@ def country_split(seed: int, account_id: int, sums: dict[str, int]) -> list[tupl
             floors[c] += 1
         for c, value in enumerate(floors):
             per_country[c][kind] = value
-    return [(code, name, counts) for (code, name), counts in zip(COUNTRIES, per_country)]
+    return [(code, name, counts) for (code, name), counts in zip(COUNTRIES, per_country, strict=True)]
 
 
 @get(paths.route(paths.REACH_PROFILE_VISITORS), sync_to_thread=False)

@@ -117,7 +117,7 @@ def vault_list_item(vl: VaultList) -> dict:
         "name": vl.name,
         "canUpdate": not vl.system,
         "canDelete": not vl.system,
-        **dict(zip(COUNT_FIELDS, vl.counts)),
+        **dict(zip(COUNT_FIELDS, vl.counts, strict=True)),
         "medias": _medias(vl.id, vl.counts),
     }
 
@@ -148,7 +148,7 @@ def list_vault_lists(
     totals = tuple(sum(vl.counts[k] for vl in lists if vl.system) for k in range(len(COUNT_FIELDS)))
     return {
         "list": [vault_list_item(vl) for vl in page],
-        "all": {**dict(zip(COUNT_FIELDS, totals)), "medias": _medias(VAULT_LIST_ID_BASE, totals)},
+        "all": {**dict(zip(COUNT_FIELDS, totals, strict=True)), "medias": _medias(VAULT_LIST_ID_BASE, totals)},
         "hasMore": has_more,
         "canCreateVaultLists": True,
         "order": "asc",

@@ -23,7 +23,6 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-
 from app.exports.columns import RESOURCES as EXPORTABLE
 from app.exports.files import write_export_file
 from app.exports.run import window_inside

@@ -10,14 +10,14 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from app import admin
-from app.store.events import HORIZON_SQL
-from app.webhooks.dispatcher import Dispatcher
-from tests.fixtures.api import auth
-from tests.sync.processes import wait_for
 from app.crypto.keyring import Keyring
+from app.store.events import HORIZON_SQL
 from app.webhooks import endpoints
+from app.webhooks.dispatcher import Dispatcher
 from sync.cli import request_and_run, run_until_idle
+from tests.fixtures.api import auth
 from tests.fixtures.database import TEST_SECRET_KEYS
+from tests.sync.processes import wait_for
 
 DAY = 86400
 

@@ -12,6 +12,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from app.webhooks.endpoints import add_endpoint
+from sandbox.core.checksum import checksum
 from tests.events.helpers import (
     DAY,
     deliver_until_idle,
@@ -23,7 +24,6 @@ from tests.events.helpers import (
 )
 from tests.fixtures.api import auth
 from tests.sync.helpers import money, sandbox_truth
-from sandbox.core.checksum import checksum
 
 pytestmark = pytest.mark.slow
 

@@ -48,7 +48,7 @@ async def test_poison_account_ids_fail_alone_while_other_organizations_are_serve
 
     honest_calls = [client.get("/v1/42/probe", headers=auth(honest_key)) for _ in range(24)]
     poison_calls = [poison(i) for i in range(24)]
-    responses = await asyncio.gather(*(c for pair in zip(honest_calls, poison_calls) for c in pair))
+    responses = await asyncio.gather(*(c for pair in zip(honest_calls, poison_calls, strict=True) for c in pair))
     honest_answers, poison_answers = responses[0::2], responses[1::2]
 
     assert [r.status_code for r in honest_answers] == [200] * 24

@@ -112,7 +112,7 @@ def test_campaign_overview_and_chart_derive_from_link_stats(sandbox):
             daily_claims[day["timestamp"]] += day["subs"]
     overview = sandbox.get(ACCOUNT, "/campaigns/overview", **window).json()["campaigns"]
     assert overview["clicks"]["total"] == clicks and overview["claims"]["total"] == claims
-    assert overview["count"]["total"] == sum("2025-12-01" <= l["createdAt"][:10] <= "2025-12-31" for l in links)
+    assert overview["count"]["total"] == sum("2025-12-01" <= link["createdAt"][:10] <= "2025-12-31" for link in links)
     chart = sandbox.get(ACCOUNT, "/campaigns/chart", **window).json()
     assert len(chart["claims"]) == 31
     assert {p["date"]: p["count"] for p in chart["claims"] if p["count"]} == dict(+daily_claims)
@@ -122,4 +122,4 @@ def test_campaign_overview_and_chart_derive_from_link_stats(sandbox):
 def test_tracking_link_truth_matches_the_links_list(sandbox):
     links, _ = page_offset(sandbox, "/tracking-links", limit=7)
     truth = sandbox.truth(ACCOUNT, "tracking_links")
-    assert checksum(f"{l['id']}|{l['createdAt']}" for l in links) == {"count": truth["count"], "checksum": truth["checksum"]}
+    assert checksum(f"{link['id']}|{link['createdAt']}" for link in links) == {"count": truth["count"], "checksum": truth["checksum"]}

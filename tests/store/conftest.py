@@ -20,8 +20,8 @@ import pytest
 from litestar.testing import TestClient
 from psycopg.types.json import Jsonb
 
-from app.store.mapping import CONSTANTS, merge_sql
 from app.settings import Settings
+from app.store.mapping import CONSTANTS, merge_sql
 from tests.fixtures.api import auth
 
 _account_ids = count(8001)

@@ -57,7 +57,7 @@ async def test_concurrent_pages_share_statements_and_each_is_what_it_is_alone(db
     assert together == alone
     assert all(len(rows) == 11 for rows in together)  # a page and the row after it
     assert reads.statements < len(items) // 2 and reads.items == len(items)
-    for (account, start, bound), rows in zip(items, together, strict=True):
+    for (_account, _start, bound), rows in zip(items, together, strict=True):
         seconds = [second for second, _, _ in rows]
         assert seconds == sorted(seconds, reverse=True) and seconds[0] < bound.timestamp()
 

@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 import pytest
 
 import app.params
-
 from bench.scale_probe import Freshness
 
 # A transaction every 4 s: 900 over the hour before the epoch, and on at that rate.

@@ -14,8 +14,8 @@ import io
 import os
 import socket
 import time
-from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import httpx
 

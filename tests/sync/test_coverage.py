@@ -6,8 +6,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sync.coverage import (coverage_end_of, covered_after_page, covered_after_pass, extended_to,
-                           incremental_mode, kinds_due, new_window, resource_coverage)
+from sync.coverage import (
+    coverage_end_of,
+    covered_after_page,
+    covered_after_pass,
+    extended_to,
+    incremental_mode,
+    kinds_due,
+    new_window,
+    resource_coverage,
+)
 from sync.cursor_state import PartitionState, PassState
 
 NOW = 1_000

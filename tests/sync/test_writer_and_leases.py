@@ -14,7 +14,7 @@ from tests.sync.helpers import add_account
 
 
 def _payout(n: int, state: str = "pending") -> dict:
-    return {"invoiceId": f"INV-{n:07d}", "createdAt": "2026-01-0%dT10:00:00+00:00" % (n % 9 + 1),
+    return {"invoiceId": f"INV-{n:07d}", "createdAt": f"2026-01-0{n % 9 + 1}T10:00:00+00:00",
             "amount": 12.5 + n, "currency": "USD", "state": state, "rejectReason": None}
 
 

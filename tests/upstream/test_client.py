@@ -12,7 +12,6 @@ from app.settings import Settings
 from app.upstream import paths
 from app.upstream.breaker import BreakerState
 from app.upstream.client import UpstreamAccount, UpstreamClient
-from app.upstream.stats import track_upstream_calls
 from app.upstream.errors import (
     UpstreamBadBody,
     UpstreamBadRequest,
@@ -21,6 +20,7 @@ from app.upstream.errors import (
     UpstreamNotFound,
     UpstreamUnavailable,
 )
+from app.upstream.stats import track_upstream_calls
 
 pytestmark = pytest.mark.usefixtures("sandbox_reset")
 
