@@ -12,7 +12,8 @@ import sys
 import click
 
 from app.commands import admin_connection, emit, json_option, pass_settings
-from app.settings import Settings, parse_duration
+from app.setting_values import parse_duration
+from app.settings import Settings
 
 
 @click.group()

@@ -16,7 +16,8 @@ import click
 from app.admin_cli import ADMIN_GROUPS
 from app.commands import admin_connection, cli_keyring, pass_settings
 from app.crypto.cli import secrets as secrets_group
-from app.settings import Settings, SettingsError
+from app.setting_values import SettingsError
+from app.settings import Settings
 
 ENTRY_POINT_GROUP = "relay.commands"
 

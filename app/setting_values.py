@@ -8,14 +8,54 @@ None, or what the value must be (the message names no value either).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from types import SimpleNamespace
+from typing import Any
 from urllib.parse import urlsplit
 
 from app.crypto.keys import secret_key_list
 
+PREFIX = "RELAY_"
+
 
 class SettingsError(ValueError):
     """Raised at start-up when one or more settings are invalid."""
+
+
+def env_name(field_name: str) -> str:
+    return PREFIX + field_name.upper()
+
+
+def field_problems(cls: type, values: object) -> Iterator[str]:
+    """What ``values`` breaks of the rules (``check``) the fields of ``cls`` declare."""
+    for f in dataclasses.fields(cls):
+        check = f.metadata["check"]
+        problem = check(getattr(values, f.name)) if check is not None else None
+        if problem is not None:
+            yield f"{env_name(f.name)} {problem}"
+
+
+def read_env(cls: type, source: Mapping[str, str], between: Callable[[Any], Iterator[str]]) -> dict[str, Any]:
+    """The values of the ``RELAY_*`` variables ``source`` sets, parsed by their fields'
+    parsers; every problem at once in one ``SettingsError``: values that do not parse, and
+    then the rules (each field's, and ``between`` fields) over what did, the rest at their
+    defaults, so one run names every bad variable."""
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for f in dataclasses.fields(cls):
+        name = env_name(f.name)
+        if name not in source:
+            continue
+        try:
+            values[f.name] = f.metadata["parse"](source[name])
+        except ValueError as exc:
+            shown = "<hidden>" if f.metadata["secret"] else repr(source[name])
+            problems.append(f"{name}={shown}: {exc}")
+    if problems:
+        checked = SimpleNamespace(**{**{f.name: f.default for f in dataclasses.fields(cls)}, **values})
+        raise SettingsError(problems_message([*problems, *field_problems(cls, checked), *between(checked)]))
+    return values
 
 
 def problems_message(problems: list[str]) -> str:

@@ -13,29 +13,26 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from app import setting_values as rules
 from app.crypto.keys import is_fernet_key, secret_key_list
-from app.setting_values import (  # noqa: F401 - parse_duration(s), SettingsError, DEFAULT_WINDOW_DAYS: used through this module
-    DEFAULT_WINDOW_DAYS,
+from app.setting_values import (
     PLAIN_PARSERS,
     SettingsError,
     boolean,
     boolean_or_auto,
     durations_text,
+    env_name,
+    field_problems,
     optional_str,
-    parse_duration,
-    parse_durations,
     problems_message,
+    read_env,
     secret_keys_text,
 )
-
-PREFIX = "RELAY_"
 
 
 def _setting(
@@ -374,50 +371,24 @@ class Settings:
     # -----------------------------------------------------------------------------
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Read every ``RELAY_*`` variable, validate, and return the settings.
-
-        Every problem is reported at once: values that do not parse, and the rules the
-        parsed values break (ranges, combinations).
-        """
-        source = os.environ if env is None else env
-        values: dict[str, Any] = {}
-        problems: list[str] = []
-        for f in dataclasses.fields(cls):
-            name = env_name(f.name)
-            if name not in source:
-                continue
-            try:
-                values[f.name] = f.metadata["parse"](source[name])
-            except ValueError as exc:
-                shown = "<hidden>" if f.metadata["secret"] else repr(source[name])
-                problems.append(f"{name}={shown}: {exc}")
-        if problems:
-            # The rules too, over what did parse (the rest at their defaults), so one run
-            # names every bad variable.
-            defaults = {f.name: f.default for f in dataclasses.fields(cls)}
-            checked = SimpleNamespace(**{**defaults, **values})
-            problems += cls._problems(checked)  # type: ignore[arg-type]
-            raise SettingsError(problems_message(problems))
-        return cls(**values)
+        """Read every ``RELAY_*`` variable, validate, and return the settings (every problem
+        reported at once: ``app.setting_values.read_env``)."""
+        return cls(**read_env(cls, os.environ if env is None else env, cls._between))
 
     def __post_init__(self) -> None:
-        problems = list(self._problems())
+        problems = [*field_problems(Settings, self), *self._between(self)]
         if problems:
             raise SettingsError(problems_message(problems))
 
-    def _problems(self):
-        for f in dataclasses.fields(Settings):  # self may be a namespace (from_env's check)
-            check = f.metadata["check"]
-            problem = check(getattr(self, f.name)) if check is not None else None
-            if problem is not None:
-                yield f"{env_name(f.name)} {problem}"
-        # Rules between settings.
+    @staticmethod
+    def _between(values: Any) -> Iterator[str]:
+        """The rules between settings (each setting's own: its ``check``)."""
         for part in ("api_max_request_line_bytes", "api_max_header_bytes"):
-            if getattr(self, part) > self.api_max_head_bytes:
+            if getattr(values, part) > values.api_max_head_bytes:
                 yield f"{env_name(part)} must not exceed {env_name('api_max_head_bytes')}"
-        if self.db_pool_min > self.db_pool_max:
+        if values.db_pool_min > values.db_pool_max:
             yield f"{env_name('db_pool_min')} must not exceed {env_name('db_pool_max')}"
-        keys = secret_key_list(self.secret_keys)
+        keys = secret_key_list(values.secret_keys)
         for position, key in enumerate(keys, start=1):
             if not is_fernet_key(key):  # by position: the value itself is never shown
                 yield (f"{env_name('secret_keys')}: key {position} of {len(keys)} is not a Fernet key "
@@ -425,8 +396,4 @@ class Settings:
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
-
-
-def env_name(field_name: str) -> str:
-    return PREFIX + field_name.upper()
 

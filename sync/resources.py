@@ -23,7 +23,8 @@ import msgspec
 from psycopg import AsyncConnection
 
 from app.enums import EARNINGS_TYPES, TIPS_SOURCES
-from app.settings import Settings, parse_durations
+from app.setting_values import parse_durations
+from app.settings import Settings
 from app.store.mapping import TABLES, SyncedTable
 from app.upstream import paths
 from sync.cursors import (

@@ -17,7 +17,8 @@ from app.cli import main
 from app.crypto.keyring import Keyring, SecretsError, is_encrypted, key_file, key_list, load_keyring
 from app.crypto.keys import generate_key
 from app.db.migrate import downgrade, upgrade
-from app.settings import Settings, SettingsError
+from app.setting_values import SettingsError
+from app.settings import Settings
 from sync.cli import run_until_idle
 from tests.fixtures.api import auth
 from tests.fixtures.database import TEST_KEYS_ENV

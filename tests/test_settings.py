@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from app.settings import Settings, SettingsError
+from app.setting_values import SettingsError
+from app.settings import Settings
 from app.settings_table import documented_settings
 
 

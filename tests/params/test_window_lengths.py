@@ -18,7 +18,8 @@ from app.params import (
     provide_date_window,
     upstream_timestamp,
 )
-from app.settings import DEFAULT_WINDOW_DAYS, Settings, SettingsError
+from app.setting_values import DEFAULT_WINDOW_DAYS, SettingsError
+from app.settings import Settings
 from tests.params.conftest import error_of
 
 #: Every route with a date window: (path, start name, end name, the setting bounding it).
