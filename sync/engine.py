@@ -31,20 +31,11 @@ from app.crypto.keyring import Keyring, UnreadableSecret
 from app.settings import Settings
 from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.stats import track_upstream_calls
+from sync import coverage as rules  # the planning rules: which windows, what is covered
 from sync import leases, state
 from sync.budget import UpstreamBudget
 from sync.clock import UpstreamClock
-from sync.coverage import (
-    PartitionPass,
-    coverage_end_of,
-    covered_after_page,
-    covered_after_pass,
-    extended_to,
-    incremental_mode,
-    kinds_due,
-    new_window,
-    resource_coverage,
-)
+from sync.coverage import PartitionPass
 from sync.cursor_state import CursorState, Kind, PassState
 from sync.failures import CredentialUnreadable, describe, expected, rejects_credentials, retry_delay
 from sync.leases import Lease, LeaseLost
@@ -114,7 +105,7 @@ class TaskRunner:
         self.account = UpstreamAccount(self.lease.account_id, token)
         await self.writer.prepare(self.conn)
         await self._load_state()
-        plan = kinds_due(
+        plan = rules.kinds_due(
             self.state.partitions,
             incremental_due=self.lease.incremental_due,
             backfill_since=self.lease.backfill_since,
@@ -165,7 +156,7 @@ class TaskRunner:
         (completed, whether the partitions were read)."""
         settings = self.ctx.settings
         now = await self.ctx.clock.now()
-        mode = incremental_mode(
+        mode = rules.incremental_mode(
             self.state.partitions, has_head=self.resource.head is not None,
             lookback_at=self.state.last_lookback, now=now,
             lookback_interval=lookback_interval_of(settings, self.resource),
@@ -187,7 +178,7 @@ class TaskRunner:
         (the caller reads the partitions' new rows)."""
         head = self.resource.head
         partitions = self.state.partitions
-        since = coverage_end_of(partitions)
+        since = rules.coverage_end_of(partitions)
         query = head.request(since, now)
         body, rows = None, []
         if query is not None:
@@ -202,8 +193,8 @@ class TaskRunner:
             # Committed with the first page of the new rows.
             self.state = msgspec.structs.replace(self.state, head=marks)
             return True
-        new_state = msgspec.structs.replace(self.state, partitions=extended_to(partitions, now), head=marks)
-        coverage_start, coverage_end = resource_coverage(new_state.partitions)
+        new_state = msgspec.structs.replace(self.state, partitions=rules.extended_to(partitions, now), head=marks)
+        coverage_start, coverage_end = rules.resource_coverage(new_state.partitions)
         fenced = await state.advance_coverage(
             self.conn, account_id=self.lease.account_id, resource=self.lease.resource,
             token=self.lease.token, lease=self.ctx.settings.sync_lease_seconds,
@@ -293,7 +284,7 @@ class TaskRunner:
         if pstate.coverage is None:
             # A first pass reads the recent past (older history is a backfill's job).
             lookback = lookback_of(self.ctx.settings, self.resource)
-        window = new_window(
+        window = rules.new_window(
             pstate.coverage, kind, since, now,
             lookback=lookback, full_refresh=self.resource.full_refresh,
         )
@@ -332,12 +323,12 @@ class TaskRunner:
         name = w.partition.name
         pstate = self.state.partitions[name]
         if page.next_position is None:
-            pstate = pstate.with_pass(kind, None, covered_after_pass(pstate.coverage, kind, w.lo, w.hi))
+            pstate = pstate.with_pass(kind, None, rules.covered_after_pass(pstate.coverage, kind, w.lo, w.hi))
         else:
             pstate = pstate.with_pass(kind, PassState(w.lo, w.hi, page.next_position),
-                                      covered_after_page(pstate.coverage, kind, w.hi, page.oldest))
+                                      rules.covered_after_page(pstate.coverage, kind, w.hi, page.oldest))
         new_state = self.state.with_partition(name, pstate)
-        coverage_start, coverage_end = resource_coverage(new_state.partitions)
+        coverage_start, coverage_end = rules.resource_coverage(new_state.partitions)
         async with self.conn.transaction():
             counts, (fenced,) = await self.writer.write_page(
                 self.conn,

@@ -10,5 +10,6 @@ types, so the document cannot drift from what is sent.
 
 - ``shared``: pieces several answers embed (user summary, ``{date, count}`` points);
 - ``feeds``: the paged lists (chats, posts, earnings, payouts, notifications, ...);
+- ``media``: the vault's lists and trending GIFs;
 - ``charts``: overviews, charts, stats and the mark-read result.
 """

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from litestar import Request
 
-from app.answers.feeds import TrendingGifs
+from app.answers.media import TrendingGifs
 from app.envelope import Envelope
 from app.gate import Upstream, v1_get
 from app.live import live_page, offset_next, organization_credential, relay

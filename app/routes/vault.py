@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from litestar import Request
 
-from app.answers.feeds import ProcessingMediaList, VaultListsPage
+from app.answers.media import ProcessingMediaList, VaultListsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import LIST_PAGE, live_page, offset_page, relay
