@@ -75,7 +75,7 @@ def test_a_health_check_command_passes_on_a_live_service_and_fails_on_a_dead_one
     import subprocess
     import sys
 
-    from tests.fixtures.api import free_port
+    from tests.fixtures.net import free_port
 
     command = _services()["sandbox"]["healthcheck"]["test"]
     assert command[:2] == ["CMD", "python"]

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from app.db.embedded import embedded_running
-from tests.test_health import free_port
+from tests.fixtures.net import free_port
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import uvicorn
 
 from app.edge import uvicorn_options
 from app.settings import Settings
-from tests.fixtures.api import free_port
+from tests.fixtures.net import free_port
 
 LIMITS = Settings(api_max_header_bytes=1000, api_max_head_bytes=4000, api_max_request_line_bytes=1000,
                   api_head_timeout=2, api_body_timeout=2, max_body_bytes=1024)

@@ -20,8 +20,9 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 from app import admin
-from tests.fixtures.api import ROOT, ApiProcess, _wait_healthy, auth, free_port
+from tests.fixtures.api import ROOT, ApiProcess, _wait_healthy, auth
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.net import free_port
 
 EXAMPLES = int(os.environ.get("RELAY_FUZZ_EXAMPLES", "8"))
 ACCOUNT_ID = 424242

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,12 +11,7 @@ from litestar.testing import AsyncTestClient
 from app.asgi import create_app
 from app.settings import Settings
 from tests.fixtures.database import TEST_KEYS_ENV
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.fixtures.net import free_port
 
 
 async def test_health_is_200_when_the_database_answers(settings: Settings) -> None:

@@ -17,7 +17,7 @@ from app.webhooks.dispatcher import Dispatcher
 from sync.cli import request_and_run, run_until_idle
 from tests.fixtures.api import auth
 from tests.fixtures.database import TEST_SECRET_KEYS
-from tests.sync.processes import wait_for
+from tests.fixtures.net import wait_for
 
 DAY = 86400
 

@@ -27,7 +27,8 @@ from tests.events.helpers import (
     wait_for_horizon,
 )
 from tests.events.receiver import Receiver
-from tests.sync.processes import relay, wait_for, worker_env
+from tests.fixtures.net import wait_for
+from tests.sync.processes import relay, worker_env
 
 pytestmark = pytest.mark.slow
 

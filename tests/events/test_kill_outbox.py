@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 
 from tests.events.helpers import DAY, events_of, initial_sync, make_due, statuses_of
+from tests.fixtures.net import wait_for
 from tests.sync.helpers import sandbox_truth, store_truth
-from tests.sync.processes import relay, wait_for, worker_env
+from tests.sync.processes import relay, worker_env
 
 pytestmark = pytest.mark.slow
 

@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 
 from app import admin
 from tests.fixtures.api import ApiProcess, auth, settle_ledger, usage
+from tests.fixtures.net import free_port
 from tests.gate.probe import CALLS, GO_ON, probe_app
 from tests.gate.test_keeper import clear_of_utc_midnight, wait_for_listener
 from tests.ops.test_metrics import samples
@@ -145,19 +146,13 @@ class Served:
 @pytest.fixture
 def served(api_process, sandbox_reset, db, org, make_key, tmp_path) -> Served:
     """A ``relay serve`` process against the sandbox, logging at INFO to a file, with its metrics."""
-    metrics_port = _free_port()
+    metrics_port = free_port()
     log = tmp_path / "api.log"
     api = api_process(
         log_to=log, RELAY_UPSTREAM_URL=sandbox_reset.url, RELAY_LOG_LEVEL="INFO",
         RELAY_API_METRICS_PORT=str(metrics_port),
     )
     return Served(api, f"http://127.0.0.1:{metrics_port}/metrics", log, make_key(org))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _send_and_leave(url: str, request: bytes) -> None:

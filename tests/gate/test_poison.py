@@ -10,7 +10,8 @@ import httpx
 import pytest
 import uvicorn
 
-from tests.fixtures.api import auth, free_port, usage
+from tests.fixtures.api import auth, usage
+from tests.fixtures.net import free_port
 from tests.gate.probe import probe_app
 
 POISON_IDS = ["99999999999999999999", str(2**63), "0"]

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from app.cli import main
-from tests.fixtures.api import free_port
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.net import free_port
 
 _account_ids = count(760_001)
 

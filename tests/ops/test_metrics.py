@@ -14,7 +14,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.metrics import serve_metrics
 from sync.cli import run_until_idle
 from sync.metrics import refresh_store_gauges
-from tests.fixtures.api import auth, free_port
+from tests.fixtures.api import auth
+from tests.fixtures.net import free_port
 
 
 def samples(url: str) -> dict[tuple[str, tuple], float]:

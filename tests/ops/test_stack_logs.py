@@ -15,8 +15,8 @@ import httpx
 import psycopg
 import pytest
 
-from tests.fixtures.api import free_port
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.net import free_port
 from tests.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow

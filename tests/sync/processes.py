@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.fixtures.database import TEST_KEYS_ENV
@@ -38,9 +37,3 @@ def relay(*args: str, env: dict[str, str]) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env)
 
 
-def wait_for(condition, timeout: float, what: str, every: float = 0.1) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(every)

@@ -109,7 +109,7 @@ def _stop(workers) -> list[int]:
 @pytest.mark.slow
 def test_two_worker_processes_on_the_budget_get_almost_no_429(db, database_url, sandbox, sync_settings, new_account):
     from sync.resources import REGISTRY
-    from tests.sync.processes import wait_for
+    from tests.fixtures.net import wait_for
 
     accounts = [new_account(earnings=6000, history_days=200) for _ in range(3)]
     sandbox.set_rate_limit(rps=RATE)
@@ -151,7 +151,7 @@ def test_a_running_backfill_does_not_starve_the_incremental_sync_of_the_account(
 ):
     """The earnings backfill of an account takes only spare slots of its budget: the head
     checks of its other resources keep their one-second interval meanwhile."""
-    from tests.sync.processes import wait_for
+    from tests.fixtures.net import wait_for
 
     account_id = new_account(earnings=20000, history_days=365)
     sandbox.set_rate_limit(rps=RATE)

@@ -6,8 +6,9 @@ import signal
 
 import pytest
 
+from tests.fixtures.net import wait_for
 from tests.sync.helpers import sandbox_truth, store_truth
-from tests.sync.processes import PAGE, relay, wait_for, worker_env
+from tests.sync.processes import PAGE, relay, worker_env
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,8 @@ import signal
 import pytest
 
 from sync.resources import REGISTRY
-from tests.sync.processes import relay, wait_for, worker_env
+from tests.fixtures.net import wait_for
+from tests.sync.processes import relay, worker_env
 
 pytestmark = pytest.mark.slow
 

@@ -28,7 +28,8 @@ from sync.schedules.store import NewSchedule
 from sync.worker import Worker
 from tests.events.helpers import initial_sync, reader_key
 from tests.fixtures.api import auth
-from tests.sync.processes import relay, wait_for, worker_env
+from tests.fixtures.net import wait_for
+from tests.sync.processes import relay, worker_env
 
 pytestmark = pytest.mark.slow
 

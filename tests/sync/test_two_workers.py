@@ -8,8 +8,9 @@ import signal
 import pytest
 
 from sync.resources import REGISTRY
+from tests.fixtures.net import wait_for
 from tests.sync.helpers import sandbox_truth, store_truth
-from tests.sync.processes import relay, wait_for, worker_env
+from tests.sync.processes import relay, worker_env
 
 pytestmark = pytest.mark.slow
 
