@@ -175,7 +175,9 @@ class PostsPage(Camel, kw_only=True):
 # --- earnings and payouts ----------------------------------------------------------------
 
 
-class EarningsRow(Camel, kw_only=True):
+class Transaction(Camel, kw_only=True):
+    """What an earnings row and a chargeback's payment both are: one transaction's money."""
+
     id: str
     amount: float
     vat_amount: float
@@ -187,8 +189,11 @@ class EarningsRow(Camel, kw_only=True):
     created_at: Timestamp
     description: str
     status: str
-    payout_pending_days: int
     user: UserSummary
+
+
+class EarningsRow(Transaction, kw_only=True):
+    payout_pending_days: int
 
 
 class EarningsPage(Camel, kw_only=True):
@@ -201,19 +206,8 @@ class EarningsPage(Camel, kw_only=True):
     next_marker_id: str | None = None
 
 
-class Payment(Camel, kw_only=True):
-    id: str
-    amount: float
-    vat_amount: float
-    tax_amount: float
-    media_tax_amount: float
-    net: float
-    fee: float
-    created_at: Timestamp
-    currency: str
-    description: str
-    status: str
-    user: UserSummary
+class Payment(Transaction, kw_only=True):
+    """A chargeback's payment: the transaction it takes back."""
 
 
 class Chargeback(Camel, kw_only=True):

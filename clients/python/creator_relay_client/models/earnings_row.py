@@ -28,8 +28,8 @@ class EarningsRow:
         created_at (str): ISO 8601 timestamp with UTC offset.
         description (str):
         status (str):
-        payout_pending_days (int):
         user (UserSummary):
+        payout_pending_days (int):
     """
 
     id: str
@@ -43,8 +43,8 @@ class EarningsRow:
     created_at: str
     description: str
     status: str
-    payout_pending_days: int
     user: UserSummary
+    payout_pending_days: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,9 +70,9 @@ class EarningsRow:
 
         status = self.status
 
-        payout_pending_days = self.payout_pending_days
-
         user = self.user.to_dict()
+
+        payout_pending_days = self.payout_pending_days
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -89,8 +89,8 @@ class EarningsRow:
                 "createdAt": created_at,
                 "description": description,
                 "status": status,
-                "payoutPendingDays": payout_pending_days,
                 "user": user,
+                "payoutPendingDays": payout_pending_days,
             }
         )
 
@@ -123,9 +123,9 @@ class EarningsRow:
 
         status = d.pop("status")
 
-        payout_pending_days = d.pop("payoutPendingDays")
-
         user = UserSummary.from_dict(d.pop("user"))
+
+        payout_pending_days = d.pop("payoutPendingDays")
 
         earnings_row = cls(
             id=id,
@@ -139,8 +139,8 @@ class EarningsRow:
             created_at=created_at,
             description=description,
             status=status,
-            payout_pending_days=payout_pending_days,
             user=user,
+            payout_pending_days=payout_pending_days,
         )
 
         earnings_row.additional_properties = d

@@ -24,8 +24,8 @@ class Payment:
         media_tax_amount (float):
         net (float):
         fee (float):
-        created_at (str): ISO 8601 timestamp with UTC offset.
         currency (str):
+        created_at (str): ISO 8601 timestamp with UTC offset.
         description (str):
         status (str):
         user (UserSummary):
@@ -38,8 +38,8 @@ class Payment:
     media_tax_amount: float
     net: float
     fee: float
-    created_at: str
     currency: str
+    created_at: str
     description: str
     status: str
     user: UserSummary
@@ -60,9 +60,9 @@ class Payment:
 
         fee = self.fee
 
-        created_at = self.created_at
-
         currency = self.currency
+
+        created_at = self.created_at
 
         description = self.description
 
@@ -81,8 +81,8 @@ class Payment:
                 "mediaTaxAmount": media_tax_amount,
                 "net": net,
                 "fee": fee,
-                "createdAt": created_at,
                 "currency": currency,
+                "createdAt": created_at,
                 "description": description,
                 "status": status,
                 "user": user,
@@ -110,9 +110,9 @@ class Payment:
 
         fee = d.pop("fee")
 
-        created_at = d.pop("createdAt")
-
         currency = d.pop("currency")
+
+        created_at = d.pop("createdAt")
 
         description = d.pop("description")
 
@@ -128,8 +128,8 @@ class Payment:
             media_tax_amount=media_tax_amount,
             net=net,
             fee=fee,
-            created_at=created_at,
             currency=currency,
+            created_at=created_at,
             description=description,
             status=status,
             user=user,
