@@ -12,14 +12,8 @@ from litestar.testing import create_test_client
 
 from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
 from app.gate.state import open_gate
-from app.live import (
-    LIST_PAGE,
-    _unexpected_member,
-    cursor_next,
-    next_page_url,
-    offset_next,
-    relay,
-)
+from app.live import _unexpected_member, relay
+from app.paging import LIST_PAGE, cursor_next, next_page_url, offset_next
 from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
 
 

@@ -17,7 +17,8 @@ from litestar.di import NamedDependency
 from app.answers.feeds import DirectMessagesPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import ITEMS_PAGE, cursor_next, live_page, offset_next, relay
+from app.live import relay
+from app.paging import ITEMS_PAGE, cursor_next, live_page, offset_next
 from app.params import FEED_WINDOW_MAX_DAYS, SECOND, DateWindow, Limit100, Offset, Search, provide_date_window
 from app.ties import whole_live_page
 from app.upstream import paths

@@ -19,7 +19,8 @@ from app.answers.feeds import EarningsPage
 from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
-from app.live import live_page, relay
+from app.live import relay
+from app.paging import live_page
 from app.params import (
     CHART_WINDOW_MAX_DAYS,
     FEED_WINDOW_MAX_DAYS,

@@ -15,7 +15,8 @@ from app.answers.charts import MarkReadResult
 from app.answers.feeds import NotificationsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
-from app.live import LIST_PAGE, cursor_next, live_page, relay
+from app.live import relay
+from app.paging import LIST_PAGE, cursor_next, live_page
 from app.params import Limit100, identifier
 from app.upstream import paths
 

@@ -16,7 +16,8 @@ from app.answers.charts import ProfileVisitors
 from app.answers.feeds import PromotionsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import ITEMS_PAGE, live_page, offset_page, relay
+from app.live import relay
+from app.paging import ITEMS_PAGE, live_page, offset_page
 from app.params import (
     BIGINT_MAX,
     BIGINT_SCHEMA,

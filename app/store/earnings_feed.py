@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection, sql
 
-from app.live import LIST_PAGE
+from app.paging import LIST_PAGE
 from app.params import upstream_timestamp
 from app.store.batched import ITEMS
 from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import msgspec
 from psycopg import AsyncConnection, sql
 
-from app.live import LIST_PAGE
+from app.paging import LIST_PAGE
 from app.store.mapping import write_items
 from app.store.posts_value_orders import ValueOrder, value_order_page
 from app.store.source import Coverage, Reader, Sourced

@@ -34,7 +34,8 @@ from app.crypto.keyring import Keyring
 from app.db.pool import checkout
 from app.envelope import Cache, Envelope
 from app.gate.dependencies import stored_credential
-from app.live import NextParams, Shape, next_page_url, relay
+from app.live import relay
+from app.paging import NextParams, Shape, next_page_url
 from app.params import AccountId, DateWindow
 from app.store.batched import BatchedReads
 from app.store.credentials import readable

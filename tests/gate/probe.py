@@ -17,7 +17,7 @@ from litestar.params import FromQuery, QueryParameter
 from app.asgi import create_app
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
-from app.live import next_page_url
+from app.paging import next_page_url
 from app.params import bad_parameter
 from app.settings import Settings
 from app.upstream import paths

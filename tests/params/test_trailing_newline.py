@@ -24,7 +24,7 @@ import app
 import sync
 from app.events.types import Cursor
 from app.gate import keys, ledger, middleware
-from app.live import _encoded
+from app.paging import _encoded
 from app.params import TEXT_PATTERN, parse_timestamp
 from app.request_id import choose_request_id
 from app.webhooks import addresses
@@ -152,7 +152,7 @@ REGEX_USES = {
     "app.gate.middleware._KEY_BYTES": lambda: middleware._KEY_BYTES.fullmatch(f"Bearer {VALID_KEY}\n".encode(), 7) is None,
     "app.request_id._SANE": lambda: choose_request_id(b"abc\n") != "abc\n" and choose_request_id(b"abc") == "abc",
     "app.events.types._CURSOR": lambda: Cursor.parse("1.2\n") is None and Cursor.parse("1.2") == Cursor(1, 2),
-    "app.live._UNRESERVED": lambda: _encoded("abc\n") == "abc%0A" and _encoded("abc") == "abc",
+    "app.paging._UNRESERVED": lambda: _encoded("abc\n") == "abc%0A" and _encoded("abc") == "abc",
     "app.webhooks.addresses._HOST": lambda: addresses._HOST.fullmatch("example.com\n") is None
     and addresses._HOST.fullmatch("example.com") is not None,
     # Not a validator: it finds the characters the ledger's COPY text must escape.
