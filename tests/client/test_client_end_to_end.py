@@ -4,10 +4,8 @@ live route into their typed answers, and gets ``ErrorBody`` for 401, 402 and 429
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from creator_relay_client import AuthenticatedClient
 from creator_relay_client.api.chats import list_chats
 from creator_relay_client.api.earnings import earnings_chart, earnings_feed
@@ -21,40 +19,14 @@ from creator_relay_client.models import (
     ErrorBody,
 )
 
-from tests.fixtures.api import ApiProcess, start_api_process
+from tests.client.running import WINDOW, stored_ids
+from tests.fixtures.api import ApiProcess
 
 ROOT = Path(__file__).resolve().parents[2]
-WINDOW = {"start_date": "2025-01-01 00:00:00", "end_date": "2025-12-31 23:59:59"}
-
-
-@pytest.fixture
-def relay(store_api, database_url, sandbox, tmp_path) -> Iterator[ApiProcess]:
-    """``relay serve`` on the test's database, its upstream the sandbox (started once the
-    test has filled the store: see ``client_for``)."""
-    processes: list[ApiProcess] = []
-
-    def start() -> ApiProcess:
-        processes.append(start_api_process(
-            database_url, tmp_path / "relay", RELAY_UPSTREAM_URL=sandbox.url,
-            RELAY_UPSTREAM_MAX_ATTEMPTS="1", RELAY_LOG_LEVEL="ERROR",
-        ))
-        return processes[-1]
-
-    yield start
-    for process in processes:
-        process.stop()
 
 
 def _client(api: ApiProcess, key: str) -> AuthenticatedClient:
     return AuthenticatedClient(base_url=api.url, token=key, timeout=30.0)
-
-
-def _stored_ids(store_api, table: str) -> list[str]:
-    rows = store_api.db.execute(
-        f"SELECT id FROM {table} WHERE account_id = %s AND created_at BETWEEN %s AND %s",
-        (store_api.account_id, WINDOW["start_date"] + "+00", WINDOW["end_date"] + "+00"),
-    )
-    return sorted(str(row[0]) for row in rows)
 
 
 def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(store_api, relay) -> None:
@@ -72,7 +44,7 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
             assert isinstance(page, AnswerEarningsPage)
             earnings += page.data.list_
         assert len(earnings) > 50
-        assert sorted(row.id for row in earnings) == _stored_ids(store_api, "earnings")
+        assert sorted(row.id for row in earnings) == stored_ids(store_api, "earnings")
 
         # Chargebacks by offset, under the first page's snapshot marker, to the end.
         page = chargebacks.sync(account, client=client, **WINDOW, limit=10)
@@ -82,7 +54,7 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
             page = chargebacks.sync(account, client=client, **WINDOW, limit=10, offset=len(rows), marker=marker)
             assert isinstance(page, AnswerChargebacksPage) and page.data.marker == marker
             rows += page.data.list_
-        assert sorted(str(row.id) for row in rows) == _stored_ids(store_api, "chargebacks")
+        assert sorted(str(row.id) for row in rows) == stored_ids(store_api, "chargebacks")
 
         # A chart: its series count the feed's rows.
         chart = earnings_chart.sync(account, client=client, **WINDOW)
