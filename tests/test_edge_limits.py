@@ -228,7 +228,7 @@ def test_a_post_announcing_more_body_than_it_sends_is_cut(api_process, org_b):
     )
     closed = _closed_within([sock], timeout=10)
     assert closed, "the connection is still open"
-    assert 1.0 <= closed[sock][0] < 5
+    assert 0.9 <= closed[sock][0] < 5  # the server's clock starts a moment before ours
     assert httpx.get(f"{api.url}/health").status_code == 200
 
 
@@ -238,7 +238,7 @@ def test_a_connection_that_sends_nothing_is_closed_after_the_head_timeout(short_
     closed = _closed_within([sock], timeout=10)
     assert closed, "the idle connection is still open"
     seconds, answer = closed[sock]
-    assert 1.0 <= seconds < 5
+    assert 0.9 <= seconds < 5  # the server's clock starts at its accept, a moment before ours
     assert answer == b""  # nothing was asked: nothing is answered
 
 
