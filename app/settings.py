@@ -301,7 +301,7 @@ class Settings:
         1.0, "How long an idle worker waits before looking for claimable tasks again.", float, check=rules.positive,
     )
     sync_worker_concurrency: int = _setting(
-        4, "Tasks (account, resource) one worker process runs at once.", int, check=rules.positive,
+        4, "Tasks (account, resource) one worker process runs at once; also its schedule runs at once.", int, check=rules.positive,
     )
     sync_backfill_slice_seconds: float = _setting(
         60.0,

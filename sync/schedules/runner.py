@@ -52,6 +52,11 @@ async def run_schedules(ctx: SyncContext) -> None:
     running: set[asyncio.Task] = set()
     try:
         while not ctx.stopping.is_set():
+            if len(running) >= ctx.settings.sync_worker_concurrency:
+                # Bounded like the sync's tasks: what is due waits for a free slot here, or
+                # for another worker, instead of this one opening every run at once.
+                await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                continue
             try:
                 async with ctx.pool.connection() as conn:
                     run = await store.claim(conn, ctx.worker_id, await _now(ctx), ctx.settings.sync_lease_seconds)
