@@ -54,7 +54,7 @@ CREDITS_SPENT = "the organization's credit balance is spent; add credits"
 
 
 #: A handler argument the gate's wrapper builds from request parameters of its own:
-#: a plain function whose signature declares them (``app.store.source.windowed_reader``).
+#: a plain function whose signature declares them (``app.gate.readers.windowed_reader``).
 Provider = Callable[..., Any]
 
 

@@ -13,9 +13,10 @@ from litestar import Request
 from app.answers.charts import CampaignsChart, CampaignsOverview
 from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, v1_get
+from app.gate.readers import windowed_reader
 from app.params import DAILY_WINDOW_MAX_DAYS, provide_date_window
 from app.store import campaigns
-from app.store.source import StoreReader, windowed_reader
+from app.store.source import StoreReader
 
 
 @v1_get(

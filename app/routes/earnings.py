@@ -19,6 +19,7 @@ from app.answers.feeds import EarningsPage
 from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
+from app.gate.readers import windowed_reader
 from app.live import relay
 from app.paging import live_page
 from app.params import (
@@ -32,7 +33,7 @@ from app.params import (
 )
 from app.store import earnings
 from app.store import earnings_feed as feeds
-from app.store.source import StoreReader, windowed_reader
+from app.store.source import StoreReader
 from app.upstream import paths
 
 OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]

@@ -13,10 +13,11 @@ from litestar import Request
 from app.answers.feeds import ChargebacksPage, PayoutRequestsPage
 from app.envelope import Envelope
 from app.gate import v1_get
+from app.gate.readers import windowed_reader
 from app.params import FEED_WINDOW_MAX_DAYS, Limit100, Offset, provide_date_window, unix_seconds
 from app.store import payouts
 from app.store.snapshot import SnapshotQuery, snapshot_next
-from app.store.source import StoreReader, windowed_reader
+from app.store.source import StoreReader
 
 Marker = Annotated[
     int | None, unix_seconds("Snapshot pin, unix seconds: omit on the first page, then pass back unchanged.")

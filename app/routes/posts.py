@@ -13,6 +13,7 @@ from litestar.params import FromQuery, QueryParameter
 from app.answers.feeds import PostsPage
 from app.envelope import Envelope
 from app.gate import v1_get
+from app.gate.readers import READER
 from app.params import (
     BIGINT_MAX,
     BIGINT_SCHEMA,
@@ -24,7 +25,7 @@ from app.params import (
     text,
 )
 from app.store import posts
-from app.store.source import READER, StoreReader
+from app.store.source import StoreReader
 
 PostsLimit = Annotated[
     int, QueryParameter(ge=1, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA, description="Page size, at least 1; above 100 is clamped to 100.")

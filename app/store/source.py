@@ -14,38 +14,39 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Generic, Literal, TypeVar, get_type_hints
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from litestar import Request
-from litestar.datastructures import State
-from litestar.di import Provide
-from litestar.params import Parameter
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app import params as date_params
-from app.crypto.keyring import Keyring
 from app.db.pool import checkout
 from app.envelope import Cache, Envelope
-from app.gate.dependencies import stored_credential
-from app.live import relay
 from app.paging import NextParams, Shape, next_page_url
-from app.params import AccountId, DateWindow
+from app.params import DateWindow
 from app.store.batched import BatchedReads
-from app.store.credentials import readable
-from app.upstream.client import UpstreamAccount, UpstreamClient
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 Source = Literal["store", "upstream"]
+
+
+class UpstreamRead(Protocol):
+    """One upstream read of the request's account: ``path`` with ``params``, its payload
+    checked to have the members ``expect`` names."""
+
+    def __call__(
+        self, path: str, params: Mapping[str, Any], *, path_params: Mapping[str, object] | None = None,
+        expect: Shape | None = None,
+    ) -> Awaitable[dict[str, Any]]: ...
 
 #: How far the store may lag behind now and still answer a window that ends "now" (the
 #: default end of today, or any end in the future). Without it a window ending today is
@@ -190,17 +191,15 @@ _COVERAGE_CACHE = CoverageCache()
 class Reader:
     """What a store-served request reads with: the pool, the upstream, whose data, how fresh.
 
-    Built once per request by :func:`provide_reader` (which declares ``fresh``), so each
+    Built once per request by ``app.gate.readers.provide_reader`` (which declares ``fresh``), so each
     store function takes one argument for "where may I read from" instead of five.
     """
 
     pool: AsyncConnectionPool
-    upstream: UpstreamClient
     account_id: int
-    # The account's credential as stored: decrypted only when the upstream is called, so a
-    # credential no key opens (424) never stops an answer the store holds.
-    credential: str
-    keyring: Keyring
+    #: The account's one upstream read, supplied by the gate (``app.gate.readers``): the
+    #: store never reaches the relay or the credential itself.
+    upstream_read: UpstreamRead
     fresh: bool = False
     # Where coverage and rows are read (RELAY_DATABASE_READ_URL, a replica); ``pool`` (the
     # primary) takes the write-backs. None: the primary for both.
@@ -212,10 +211,6 @@ class Reader:
     #: The process's batched reads on the read pool (``app.store.batched``).
     batched: BatchedReads | None = None
 
-    @property
-    def account(self) -> UpstreamAccount:
-        return readable(self.keyring, self.account_id, self.credential)
-
     async def live(
         self,
         path: str,
@@ -224,15 +219,8 @@ class Reader:
         path_params: Mapping[str, object] | None = None,
         expect: Shape | None = None,
     ) -> dict[str, Any]:
-        """One upstream read, through the live routes' shared relay (shape-checked)."""
-        return await relay(
-            self.upstream,
-            self.account,
-            path,
-            params,
-            path_params=path_params,
-            expect=expect,
-        )
+        """One upstream read of the account (shape-checked)."""
+        return await self.upstream_read(path, params, path_params=path_params, expect=expect)
 
     async def read(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         """``fn`` on a connection of the read pool (autocommit: each statement on its own)."""
@@ -294,73 +282,6 @@ class Reader:
             )
 
 
-Fresh = Annotated[bool, Parameter(description="true: read the upstream live, even when the store covers the window.")]
-
-
-def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) -> Reader:
-    """``reader: Reader`` for store-served routes; declares ``fresh`` once for all of them.
-
-    It takes the account from the gate (what ``account: ConnectedAccount`` gives) and the
-    upstream client from the app state itself rather than through Litestar's dependencies:
-    the gate's wrapper calls it with its parameters parsed in the handler's one pass
-    (``provides=``), which costs a store page less than a dependency's resolution would.
-    ``account_id`` declares the path parameter's bounds (the schema shows them); the gate
-    has already checked that account.
-    """
-    gated_account, credential = stored_credential()
-    # Item access: an attribute of ``State`` costs a failed lookup before its __getattr__.
-    return Reader(
-        pool=state["pool"],
-        upstream=state["upstream"],
-        account_id=gated_account,
-        credential=credential,
-        keyring=state["keyring"],
-        fresh=fresh,
-        read_pool=state.get("read_pool"),
-        batched=state.get("batched_reads"),
-    )
-
-
-#: ``provides=READER`` (``app.gate.route``): ``reader`` for a store-served route without a
-#: date window.
-READER = {"reader": provide_reader}
-
-
-def windowed_reader(window: Provide) -> dict[str, Callable[..., Reader]]:
-    """``provides=`` for a store-served route that takes a date window: ``reader``, whose
-    ``reader.window`` the handler reads.
-
-    One provider that declares ``window``'s query parameters (those of its function, with
-    their documentation) beside ``fresh`` and builds both; the gate's wrapper parses its
-    parameters with the handler's own (``app.gate.route.after_validation``).
-    """
-    parse = window.dependency
-    own = _parameters(provide_reader)
-    # The window's ``state`` (its length setting) is the reader's own.
-    dates = [p for p in _parameters(parse) if p.name != "state"]
-
-    def provide(state: State, account_id: int, fresh: bool = False, **window_args: Any) -> Reader:
-        reader = provide_reader(state, account_id, fresh)
-        reader.window = parse(state, **window_args)
-        return reader
-
-    # What the wrapper reads: the signature and type hints of both functions as one (``fresh``
-    # last, where the schema has always listed it).
-    parameters = [p for p in own if p.name != "fresh"] + dates + [p for p in own if p.name == "fresh"]
-    provide.__signature__ = inspect.Signature(parameters, return_annotation=Reader)  # type: ignore[attr-defined]
-    provide.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": Reader}
-    return {"reader": provide}
-
-
-def _parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:
-    """``fn``'s parameters as keyword-only ones, each annotated with its resolved type hint."""
-    hints = get_type_hints(fn, include_extras=True)
-    return [
-        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[p.name])
-        for p in inspect.signature(fn).parameters.values()
-    ]
-
-
 #: How a handler asks for it: ``reader: StoreReader`` (built by the gate's wrapper, see
-#: ``READER`` and ``windowed_reader``).
+#: ``app.gate.readers``).
 StoreReader = Reader
