@@ -16,7 +16,6 @@ from litestar.openapi.spec import Components, SecurityScheme
 from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool
-from app.docs_page import OfflineSwaggerPlugin
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
@@ -24,10 +23,11 @@ from app.gate.shares import Shares
 from app.gate.state import GateRuntime
 from app.html_headers import DOCS_CSP, page_headers
 from app.logging import configure_logging
+from app.openapi.docs_page import OfflineSwaggerPlugin
 from app.request_context import add_request_id_header, request_middleware
 from app.routes import route_handlers
 from app.settings import Settings
-from app.status_cache import RecentReads
+from app.status.cache import RecentReads
 from app.store.batched import BatchedReads
 from app.upstream.client import UpstreamClient
 
@@ -60,7 +60,7 @@ def openapi_config() -> OpenAPIConfig:
         openapi_router=Router(
             path="/docs", route_handlers=[], response_headers=page_headers(DOCS_CSP), include_in_schema=False
         ),
-        # Every file the page loads is served by the API itself (``app.docs_page``).
+        # Every file the page loads is served by the API itself (``app.openapi.docs_page``).
         render_plugins=[OfflineSwaggerPlugin(path="/"), JsonRenderPlugin()],
         components=Components(
             security_schemes={

@@ -1,6 +1,6 @@
 """The ``relay`` command.
 
-API-side commands live here (the administration groups in ``app.admin_cli``). Commands of the other packages (``relay worker``,
+API-side commands live here (the administration groups in ``app.admin.cli``). Commands of the other packages (``relay worker``,
 ``relay sync``, ``relay sandbox``) are plugged in through the ``relay.commands``
 entry-point group declared in pyproject.toml, so ``app`` never imports ``sync``
 or ``sandbox``.
@@ -13,7 +13,7 @@ from importlib.metadata import entry_points
 
 import click
 
-from app.admin_cli import ADMIN_GROUPS
+from app.admin.cli import ADMIN_GROUPS
 from app.commands import admin_connection, cli_keyring, pass_settings
 from app.crypto.cli import secrets as secrets_group
 from app.setting_values import SettingsError
@@ -162,7 +162,7 @@ def _serve_api_metrics(settings: Settings, host: str, port: int) -> None:
 @pass_settings
 def demo(settings: Settings) -> None:
     """Run the whole stack locally: database, migrations, sandbox, worker and API."""
-    from app.demo import run_demo
+    from app.demo.run import run_demo
 
     cli_keyring(settings)
     sys.exit(run_demo(settings))
@@ -173,7 +173,7 @@ def demo(settings: Settings) -> None:
               help="File to write (- prints it).")
 def openapi(output: str) -> None:
     """Write the OpenAPI document the API serves at /docs/openapi.json (no server needed)."""
-    from app.openapi_document import openapi_document, render
+    from app.openapi.document import openapi_document, render
 
     with click.open_file(output, "w", encoding="utf-8") as out:
         out.write(render(openapi_document()))
@@ -196,7 +196,7 @@ def db() -> None:
 @pass_settings
 def db_grant_readonly(settings: Settings, role: str, password: str | None, org: str | None) -> None:
     """Create (or update) a read-only ROLE for analysts: SELECT on the synced tables and views."""
-    from app.admin import organization_id
+    from app.admin.service import organization_id
     from app.db.readonly import analyst_relations, grant_readonly
 
     with admin_connection(settings) as conn:

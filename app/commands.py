@@ -60,7 +60,7 @@ def _cell(value: object) -> str:
 @contextmanager
 def admin_connection(settings: Settings) -> Iterator[psycopg.Connection]:
     """One autocommit connection for one admin command; refusals become CLI errors."""
-    from app.admin import AdminError
+    from app.admin.service import AdminError
     from app.db.embedded import resolve_database_url
     from app.db.urls import plain_url
 

@@ -3,7 +3,7 @@
 Every page: no framing (``X-Frame-Options: DENY`` and ``frame-ancestors 'none'``), no MIME
 sniffing, no Referer sent onwards, and a Content-Security-Policy. ``/status`` runs no script
 and loads nothing: its one inline ``<style>`` is allowed by its hash, its forms post to the
-page itself. ``/docs`` is Swagger UI served by the API itself (``app.docs_page``): scripts, style sheet
+page itself. ``/docs`` is Swagger UI served by the API itself (``app.openapi.docs_page``): scripts, style sheet
 and fetches of this origin only, no inline script (``data:`` images: Swagger UI's icons are
 inline SVG in its style sheet).
 """

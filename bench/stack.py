@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import psycopg
 
-from app import admin
+from app.admin import service as admin
 from app.crypto.keyring import Keyring
 from app.crypto.keys import generate_key
 from app.db.urls import plain_url

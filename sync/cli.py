@@ -80,7 +80,7 @@ def worker(ctx: click.Context, concurrency: int | None) -> None:
 
 async def _work_and_dispatch(settings: Settings) -> None:
     """The sync worker and the webhook dispatcher in one process, stopped together."""
-    from app.webhooks.dispatcher import run_dispatcher
+    from app.events.webhooks.dispatcher import run_dispatcher
 
     worker = Worker(settings)
     await asyncio.gather(

@@ -33,7 +33,6 @@ from app.upstream.client import UpstreamAccount, UpstreamClient
 from app.upstream.stats import track_upstream_calls
 from sync import coverage as rules  # the planning rules: which windows, what is covered
 from sync import leases, state
-from sync.budget import UpstreamBudget
 from sync.clock import UpstreamClock
 from sync.coverage import PartitionPass
 from sync.cursor_state import CursorState, Kind, PassState
@@ -42,6 +41,7 @@ from sync.leases import Lease, LeaseLost
 from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
 from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_interval_of, lookback_of, resource
+from sync.upstream_budget import UpstreamBudget
 from sync.writers import PageWriter, WriteCounts
 
 __all__ = ["SyncContext", "TaskRunner", "run_lease"]

@@ -26,7 +26,6 @@ from app.db.urls import plain_url
 from app.settings import Settings
 from app.upstream.client import UpstreamClient
 from sync import leases
-from sync.budget import UpstreamBudget
 from sync.clock import upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
@@ -36,6 +35,7 @@ from sync.resources import REGISTRY
 from sync.scheduler import start_clock
 from sync.schedules import store as schedule_store
 from sync.schedules.runner import run_schedules
+from sync.upstream_budget import UpstreamBudget
 
 logger = logging.getLogger(__name__)
 

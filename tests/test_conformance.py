@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app import admin
+from app.admin import service as admin
 from tests.fixtures.api import ApiProcess, auth, start_api_process
 from tests.test_fuzz import EXAMPLES
 

@@ -20,7 +20,7 @@ import httpx
 import psycopg
 import pytest
 
-from app import admin
+from app.admin import service as admin
 from app.db.migrate import upgrade
 from tests.fixtures.api import auth
 from tests.fixtures.database import scratch_database

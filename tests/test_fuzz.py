@@ -19,7 +19,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from app import admin
+from app.admin import service as admin
 from tests.fixtures.api import ROOT, ApiProcess, _wait_healthy, auth
 from tests.fixtures.database import TEST_KEYS_ENV
 from tests.fixtures.net import free_port

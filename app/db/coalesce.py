@@ -4,7 +4,7 @@
 batch running starts one at once (an idle process pays no delay); the others wait for the
 running batch to return, and the next batch takes every item queued meanwhile (at most
 ``max_batch``). So under load many requests share one statement, and each waits for at most
-one statement before its own. The gate's metering (``app.gate.batching``) and the store's
+one statement before its own. The gate's metering (``app.gate.meter``) and the store's
 page reads (``app.store.batched``) are both this.
 
 ``run(items)`` answers one result per item, in order. When it fails and ``retry_alone(exc)``

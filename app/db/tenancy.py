@@ -48,6 +48,13 @@ def account_column(table: Table) -> str:
     return table.info[PER_ACCOUNT]["column"]
 
 
+def distribution_column(table: Table) -> str | None:
+    """The column ``table`` is distributed by on a Citus cluster (docs/scaling.md, layout B):
+    a per-account table's account column, every one co-located with the others; None for
+    the rest, which stay plain tables on the coordinator."""
+    return account_column(table) if PER_ACCOUNT in table.info else None
+
+
 def analyst_columns(table: Table) -> tuple[str, ...] | None:
     return table.info[PER_ACCOUNT]["analyst_columns"]
 

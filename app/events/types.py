@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-#: Every event type, with what writes it (migration 0006's triggers).
+from app.db.declaration import declaration, synced_tables
+from app.db.metadata import metadata
+
+#: Every event type, with what writes it (the triggers of migrations 0006 and 0019): those of
+#: the synced tables' rows as their models declare them, then the account's and the sync's.
 EVENT_TYPES: dict[str, str] = {
-    "earnings.created": "a new earnings transaction stored by the sync",
-    "earnings.updated": "an earnings row's status or amounts changed",
-    "chargebacks.created": "a new chargeback stored",
-    "payout_requests.created": "a new payout request stored",
-    "payout_requests.updated": "a payout request's state changed",
-    "posts.created": "a new post stored",
+    **{name: meaning for table in synced_tables(metadata) if (events := declaration(table).events)
+       for name, meaning in events.types(table.name).items()},
     "account.credentials_rejected": "the upstream refused the account's credential",
     "sync.backfill_completed": "the account's first whole-history backfill finished",
 }

@@ -15,10 +15,10 @@ from rich.progress import Progress
 from app.cli import load_settings
 from app.db.embedded import resolve_database_url
 from app.db.urls import plain_url
+from app.exports import rows as store
 from app.exports.columns import RESOURCES
 from app.exports.files import private_file
 from app.exports.run import OutsideCoverage, checked_window, encoded
-from app.store import exports as store
 
 _DATES = ["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 

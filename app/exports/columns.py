@@ -1,10 +1,11 @@
 """What an export holds per resource: the table's columns, in the table's order, typed.
 
-The columns are those of the synced table's model (``app/db/synced.py``), so an export
+The columns are those of the synced table's model (``app/db/synced.py``; its declaration
+says whether it is exported and by which time column), so an export
 always matches the documented table (docs/data.md): the key, the typed columns, then
 ``payload`` (the upstream row as JSON text), ``first_seen_at`` and ``last_synced_at``.
 ``columns_of`` is the one definition of that order: the export's SELECT list
-(``app.store.exports.rows_sql``), the CSV header and the Parquet schema all come from it, so
+(``app.exports.rows.rows_sql``), the CSV header and the Parquet schema all come from it, so
 a row tuple is read by position in the order its header names
 (tests/events/test_export_columns.py holds it to docs/data.md).
 """
@@ -14,17 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pyarrow as pa
-from sqlalchemy import ARRAY, BigInteger, Boolean, Date, DateTime, Integer, Numeric, Text
+from sqlalchemy import ARRAY, BigInteger, Boolean, Date, DateTime, Integer, Numeric, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB
 
-from app.db import synced
+from app.db.declaration import declaration, synced_tables
+from app.db.metadata import metadata
 
-#: The resources one can export, and the column the window applies to (coverage time).
-RESOURCES: dict[str, tuple[type, str]] = {
-    "earnings": (synced.Earning, "created_at"),
-    "chargebacks": (synced.Chargeback, "created_at"),
-    "payout_requests": (synced.PayoutRequest, "created_at"),
-    "posts": (synced.Post, "posted_at"),
+#: The resources one can export (the synced tables declared ``exported``), and the column
+#: the window applies to (their time column: coverage time).
+RESOURCES: dict[str, tuple[Table, str]] = {
+    table.name: (table, declaration(table).time_column)
+    for table in synced_tables(metadata) if declaration(table).exported
 }
 
 #: Bookkeeping, not data: the sync run that wrote a row, and the offset-paging ordinal
@@ -67,9 +68,9 @@ def _arrow(column) -> tuple[pa.DataType, str]:
 
 
 def columns_of(resource: str) -> list[Column]:
-    model, _ = RESOURCES[resource]
+    table, _ = RESOURCES[resource]
     found = []
-    for column in model.__table__.columns:
+    for column in table.columns:
         if column.name in _LEFT_OUT:
             continue
         arrow, sql = _arrow(column)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from psycopg import AsyncConnection
 
+from app.exports.rows import same_connection
 from app.exports.run import encoded
-from app.store.exports import same_connection
 
 
 def private_file(path: Path) -> int:

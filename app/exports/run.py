@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 from psycopg import AsyncConnection
 
+from app.exports import rows as store
 from app.exports.formats import encoder
-from app.store import exports as store
-from app.store.exports import Connect
+from app.exports.rows import Connect
 from app.store.source import Coverage
 
 
@@ -57,7 +57,7 @@ async def encoded(
     on_rows: Callable[[int], None] | None = None,
 ) -> AsyncIterator[bytes]:
     """The export's bytes: header (or Parquet magic), one chunk per batch, then the end.
-    ``connect``: a connection for each batch's statement (``app.store.exports``)."""
+    ``connect``: a connection for each batch's statement (``app.exports.rows``)."""
     out = encoder(resource, fmt)
     yield out.start()
     async for rows in store.stream_rows(connect, account_id, resource, start, end, batch):

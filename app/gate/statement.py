@@ -275,7 +275,7 @@ RESULT_COLUMNS = tuple(GateResult.__dataclass_fields__)
 
 def _gate_rows(cursor: AsyncCursor) -> RowMaker[GateResult]:
     """Rows as ``GateResult`` by position: the statement's columns are the fields in order
-    (``RESULT_COLUMNS``; tests/gate/test_batching.py checks the names), so nothing is
+    (``RESULT_COLUMNS``; tests/gate/test_meter.py checks the names), so nothing is
     looked up by name on every batch as ``class_row`` does."""
     return _as_result
 

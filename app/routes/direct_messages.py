@@ -18,9 +18,8 @@ from app.answers.feeds import DirectMessagesPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
 from app.live import relay
-from app.paging import ITEMS_PAGE, cursor_next, live_page, offset_next
+from app.paging import ITEMS_PAGE, cursor_next, live_page, offset_next, whole_live_page
 from app.params import FEED_WINDOW_MAX_DAYS, SECOND, DateWindow, Limit100, Offset, Search, provide_date_window
-from app.ties import whole_live_page
 from app.upstream import paths
 
 #: The upstream's largest page (the spec's ``limit`` bound too).
@@ -70,7 +69,7 @@ def _second(item: dict) -> datetime:
 async def _whole_seconds_page(
     upstream: Upstream, account: ConnectedAccount, window: DateWindow, limit: int
 ) -> dict:
-    """A page of the ``end_date`` cursor that never ends inside a second (app/ties.py).
+    """A page of the ``end_date`` cursor that never ends inside a second (app/paging.py).
 
     The upstream's ``end_date`` is a bare second, exclusive, without a tie-breaker: its own
     pages end inside a busy second and the next page, before that second, loses the rest of

@@ -21,7 +21,7 @@ from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
 from app.gate.readers import windowed_reader
 from app.live import relay
-from app.paging import live_page
+from app.paging import live_page, marker_next
 from app.params import (
     CHART_WINDOW_MAX_DAYS,
     FEED_WINDOW_MAX_DAYS,
@@ -29,6 +29,7 @@ from app.params import (
     bad_parameter,
     provide_date_window,
     unix_seconds,
+    upstream_timestamp,
     whole_value,
 )
 from app.store import earnings
@@ -76,7 +77,12 @@ async def earnings_feed(
         raise bad_parameter("marker_id", "only allowed with marker")
     query = feeds.FeedQuery(reader.window.start, reader.window.end, type, tips_source, marker, marker_id)
     sourced = await feeds.feed(reader, query)
-    return sourced.envelope(request, feeds.feed_next(sourced.data, reader.window.start))
+    # start_date is pinned to this page's value: a default ("two years ago") recomputed on a
+    # later page would move. The marker alone is exact (no page ends inside a second); the
+    # deprecated marker_id is still read, no longer handed out.
+    following = marker_next(sourced.data, member="nextMarker", param="marker",
+                            start_date=upstream_timestamp(reader.window.start))
+    return sourced.envelope(request, following)
 
 
 @v1_get(

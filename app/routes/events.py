@@ -12,12 +12,12 @@ from litestar.params import Parameter
 
 from app.answers.feeds import EventsPage
 from app.envelope import Envelope
+from app.events import feed as events
 from app.events.types import Cursor, event_json, parse_types
 from app.gate import v1_get
 from app.gate.state import current_gate
 from app.paging import next_page_url
 from app.params import bad_parameter, rule_pattern, whole_value
-from app.store import events
 
 After = Annotated[
     str | None,

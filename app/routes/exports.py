@@ -91,7 +91,7 @@ async def export_rows(
             raise ApiError(409, str(exc), "outside_coverage") from None
     settings = request.app.state.settings
     # Each batch checks a pooled connection out for its one statement: an export whose
-    # client reads slowly holds none between batches (app/store/exports.py).
+    # client reads slowly holds none between batches (app/exports/rows.py).
     chunks = encoded(pool.connection, account.account_id, resource, format, lower, upper, batch=settings.export_batch_rows)
     name = f"{resource}-{account.account_id}.{format}"
     return ExportStream(

@@ -14,6 +14,7 @@ from app.answers.feeds import PostsPage
 from app.envelope import Envelope
 from app.gate import v1_get
 from app.gate.readers import READER
+from app.paging import marker_next
 from app.params import (
     BIGINT_MAX,
     BIGINT_SCHEMA,
@@ -76,7 +77,9 @@ async def list_posts(
         before_publish_time=before_publish_time, after_publish_time=after_publish_time,
     )
     sourced = await posts.feed(reader, parsed)
-    return sourced.envelope(request, posts.feed_next(sourced.data, parsed))
+    following = marker_next(sourced.data, member="tailMarker", param=posts.cursor_parameter(parsed.order),
+                            limit=parsed.limit, order=parsed.order)
+    return sourced.envelope(request, following)
 
 
 ROUTES = [list_posts]

@@ -7,7 +7,7 @@ cookie -- is checked here, by one statement that also counts the request in the
 organization's minute window (429 with Retry-After when it is full); its ledger row
 (credits 0) is written when its answer has gone (``MinuteView``). It must be an admin key;
 the page shows that key's organization only, from data read at most once per
-``RELAY_STATUS_CACHE_SECONDS`` per organization and process (``app.status_cache``).
+``RELAY_STATUS_CACHE_SECONDS`` per organization and process (``app.status.cache``).
 
 A browser sends no key header: without one (and without a session), a client that prefers
 HTML gets the sign-in page; other clients get the JSON 401 as before. The session cookie is
@@ -36,7 +36,7 @@ from app.gate.keys import KEY_PATTERN, key_digest, presented_key
 from app.gate.middleware import RATE_LIMITED, UNAUTHENTICATED
 from app.gate.route import SECURITY
 from app.gate.state import METERED_STATE, MinuteView
-from app.status_page import HEADERS, render, sign_in_page
+from app.status.page import HEADERS, render, sign_in_page
 from app.store import status as store
 from app.store.status_sessions import close_session, open_session, token_digest
 

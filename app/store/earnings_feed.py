@@ -25,13 +25,12 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection, sql
 
-from app.paging import LIST_PAGE
+from app.paging import LIST_PAGE, whole_groups
 from app.params import upstream_timestamp
 from app.store.batched import ITEMS
 from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
-from app.ties import whole_groups
 from app.upstream import paths
 
 #: Rows per feed page: the upstream's page size (the spec gives the feed no ``limit``).
@@ -261,15 +260,3 @@ async def feed(reader: Reader, query: FeedQuery) -> Sourced[dict]:
         from_upstream=from_upstream,
         remember=remember,
     )
-
-
-def feed_next(body: dict, start: datetime) -> dict[str, object] | None:
-    """The next page's parameters: the window start pinned and ``marker``, nothing else.
-
-    ``start_date`` is pinned to the value this page used: a default ("two years ago")
-    recomputed on a later page would move. ``marker`` alone is exact because no page ends
-    inside a second; ``marker_id`` is no longer handed out (deprecated, still read).
-    """
-    if not body.get("hasMore") or body.get("nextMarker") is None:
-        return None
-    return {"start_date": upstream_timestamp(start), "marker": body["nextMarker"]}

@@ -17,7 +17,7 @@ as a rule, but not always (posts published together share it), so the cursor, wh
 value alone, must not rely on it (issue 17, docs/api-decisions.md):
 
 - the date orders page by a time bound: the posts strictly before/after the tailMarker. A
-  page never ends inside a group of posts sharing one value (``app.ties``), so that bound
+  page never ends inside a group of posts sharing one value (``app.paging``), so that bound
   loses no post;
 - the value orders' tailMarker names the last post seen; when several posts share its value
   a page ends only on the first of them in the order (``app.store.posts_value_orders``).
@@ -32,11 +32,10 @@ from typing import Any, Literal
 import msgspec
 from psycopg import AsyncConnection, sql
 
-from app.paging import LIST_PAGE
+from app.paging import LIST_PAGE, whole_groups, whole_live_page
 from app.store.mapping import write_items
 from app.store.posts_value_orders import ValueOrder, value_order_page
 from app.store.source import Coverage, Reader, Sourced
-from app.ties import whole_groups, whole_live_page
 from app.upstream import paths
 
 RESOURCE = "posts"
@@ -206,7 +205,7 @@ async def _select(
 
 async def _rows(conn: AsyncConnection, account_id: int, query: PostsQuery) -> tuple[list, bool]:
     """The page's rows and whether more follow. In a date order the page never ends inside
-    a group of posts sharing one ``posted_at_precise`` (``app.ties``): the tailMarker is a
+    a group of posts sharing one ``posted_at_precise`` (``app.paging``): the tailMarker is a
     bound, and a split group would lose its rest on the next page. The value orders: see
     ``app.store.posts_value_orders``."""
     columns, descending, names_post = _ORDERS[query.order]
@@ -278,7 +277,7 @@ def _precise(post: dict) -> Decimal:
 
 async def _from_upstream(reader: Reader, query: PostsQuery) -> dict:
     """The upstream's page; in a date order, one that never ends inside a group of posts
-    sharing one postedAtPrecise (``app.ties``). The upstream's own pages do, and its cursor
+    sharing one postedAtPrecise (``app.paging``). The upstream's own pages do, and its cursor
     is the bare value, so one post more is asked for to see a split, and a group that fills
     the page is read whole from a bound one microsecond beyond it (inclusive of the group).
     The value orders pass through: their upstream cursor names a post (see the module)."""
@@ -322,10 +321,3 @@ async def feed(reader: Reader, query: PostsQuery) -> Sourced[dict]:
     return await reader.answer(
         RESOURCE, None, reader.now, from_store=from_store, from_upstream=from_upstream, remember=remember
     )
-
-
-def feed_next(body: dict, query: PostsQuery) -> dict[str, object] | None:
-    """``limit``, ``order`` and the cursor (the page's tailMarker) of the next page."""
-    if not body.get("hasMore") or not body.get("tailMarker"):
-        return None
-    return {"limit": query.limit, "order": query.order, cursor_parameter(query.order): body["tailMarker"]}

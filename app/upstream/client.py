@@ -73,8 +73,8 @@ class UpstreamAccount:
 
 
 @dataclass(slots=True)
-class _AccountGate:
-    """What one account's calls share: the concurrency slots and the breaker."""
+class _AccountSlots:
+    """The account slots: what one account's calls share, its concurrency slots and its breaker."""
 
     slots: asyncio.Semaphore
     breaker: CircuitBreaker
@@ -111,7 +111,7 @@ class UpstreamClient:
         self._random = random
         self._now = now
         self._retry_after_max = retry_after_max
-        self._gates: dict[int, _AccountGate] = {}
+        self._accounts: dict[int, _AccountSlots] = {}
         read = settings.upstream_read_timeout
         self._http = httpx.AsyncClient(
             base_url=settings.upstream_url,
@@ -170,7 +170,7 @@ class UpstreamClient:
     ) -> Any:
         """Make one upstream call (with its retries) and return the decoded JSON body.
 
-        ``account`` gives the credential and the concurrency gate and breaker the call goes
+        ``account`` gives the credential and the concurrency slots and breaker the call goes
         through. Account-less paths (``paths.GIFS_TRENDING``) still need a credential: pass
         any connected account's. ``{account_id}`` in the template is filled from ``account``
         unless ``path_params`` gives it. Raises an ``UpstreamError`` subclass.
@@ -180,11 +180,11 @@ class UpstreamClient:
             idempotent = method in IDEMPOTENT_METHODS
         request = self._build_request(method, account, path_template, path_params, params, json)
         account_id = account.account_id
-        gate = self._gate(account_id)
-        permit = gate.breaker.acquire()
+        held = self._account(account_id)
+        permit = held.breaker.acquire()
         if permit is Permit.REFUSED:
             record_upstream_call(attempts=0, failed=True)
-            raise self._circuit_open_error(gate.breaker)
+            raise self._circuit_open_error(held.breaker)
 
         log_fields = {"account_id": account_id, "method": method, "path": path_template}
         tries = [0]  # a cell the retry loop counts into, so cancellation still reports it
@@ -193,19 +193,19 @@ class UpstreamClient:
         try:
             async with deadline:
                 data = await self._call_with_retries(
-                    request, gate, idempotent, tries, log_fields, decode
+                    request, held, idempotent, tries, log_fields, decode
                 )
         except TimeoutError:
             if not deadline.expired():
                 raise
-            self._breaker_failure(gate.breaker, account_id)
+            self._breaker_failure(held.breaker, account_id)
             logger.warning("upstream_deadline_passed", extra={**log_fields, "attempts": tries[0]})
             raise UpstreamTimeout(
                 f"The upstream platform did not answer within {self._deadline:g} s.",
                 attempts=tries[0],
             ) from None
         except AttemptFailed as last:
-            self._breaker_failure(gate.breaker, account_id)
+            self._breaker_failure(held.breaker, account_id)
             last.error.attempts = tries[0]
             logger.warning(
                 "upstream_call_failed",
@@ -219,23 +219,23 @@ class UpstreamClient:
             raise last.error from last.__cause__
         except UpstreamError as final:
             # A final answer (credentials, 400, 404, unexpected status): the upstream is up.
-            self._breaker_success(gate.breaker, account_id)
+            self._breaker_success(held.breaker, account_id)
             final.attempts = tries[0]
             raise
         else:
             failed = False
-            self._breaker_success(gate.breaker, account_id)
+            self._breaker_success(held.breaker, account_id)
             return data
         finally:
             if permit is Permit.TRIAL:
-                gate.breaker.release_trial()  # no-op once success or failure was recorded
+                held.breaker.release_trial()  # no-op once success or failure was recorded
             record_upstream_call(attempts=tries[0], failed=failed)
 
     # --- state for tests and metrics ------------------------------------------------
 
     def breaker_state(self, account_id: int) -> BreakerState:
-        gate = self._gates.get(account_id)
-        return gate.breaker.state if gate else BreakerState.CLOSED
+        held = self._accounts.get(account_id)
+        return held.breaker.state if held else BreakerState.CLOSED
 
     # --- the pieces of a call --------------------------------------------------------
 
@@ -262,10 +262,10 @@ class UpstreamClient:
             content=content,
         )
 
-    def _gate(self, account_id: int) -> _AccountGate:
-        gate = self._gates.get(account_id)
-        if gate is None:
-            gate = _AccountGate(
+    def _account(self, account_id: int) -> _AccountSlots:
+        held = self._accounts.get(account_id)
+        if held is None:
+            held = _AccountSlots(
                 slots=asyncio.Semaphore(self._settings.upstream_concurrency_per_account),
                 breaker=CircuitBreaker(
                     self._settings.upstream_breaker_failures,
@@ -273,13 +273,13 @@ class UpstreamClient:
                     self._clock,
                 ),
             )
-            self._gates[account_id] = gate
-        return gate
+            self._accounts[account_id] = held
+        return held
 
     async def _call_with_retries(
         self,
         request: httpx.Request,
-        gate: _AccountGate,
+        held: _AccountSlots,
         idempotent: bool,
         tries: list[int],
         log_fields: dict[str, object],
@@ -290,7 +290,7 @@ class UpstreamClient:
             tries[0] += 1
             try:
                 # The slot is held for the request only, not across the backoff sleep.
-                async with gate.slots:
+                async with held.slots:
                     return await self._attempt(request, decode)
             except AttemptFailed as failed:
                 delay = self._retry_delay(failed, retry=tries[0])
@@ -298,7 +298,7 @@ class UpstreamClient:
                     tries[0] >= max_attempts
                     or delay is None
                     or (failed.may_have_run and not idempotent)
-                    or gate.breaker.state is BreakerState.OPEN  # others proved it down meanwhile
+                    or held.breaker.state is BreakerState.OPEN  # others proved it down meanwhile
                 ):
                     raise
                 logger.warning(

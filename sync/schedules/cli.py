@@ -89,7 +89,7 @@ def schedules() -> None:
 @click.option("--org", required=True, help="Organization name or id.")
 @click.option("--account", type=int, default=None, help="One account of the organization.")
 @click.option("--all-accounts", is_flag=True, help="Every active account of the organization (at each run).")
-@click.option("--resource", default=None, help="One resource (export: earnings, chargebacks, payout_requests, posts).")
+@click.option("--resource", default=None, help=f"One resource (export: {', '.join(EXPORTABLE)}).")
 @click.option("--all-resources", is_flag=True, help="Every resource (export: every exportable one).")
 @click.option("--action", required=True, help="backfill, reconcile or export.")
 @click.option("--cron", required=True, help='Five fields, e.g. "0 3 * * mon" (days of the week by name).')
@@ -102,7 +102,7 @@ def schedules() -> None:
 @click.pass_context
 def add(ctx, org, account, all_accounts, resource, all_resources, action, cron, since, fmt, to, tz) -> None:
     """Add a schedule; prints its id."""
-    from app.admin import organization_id
+    from app.admin.service import organization_id
 
     settings = _settings(ctx)
     with admin_connection(settings) as conn:

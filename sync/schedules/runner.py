@@ -23,10 +23,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from app.exports import rows as export_store
 from app.exports.columns import RESOURCES as EXPORTABLE
 from app.exports.files import write_export_file
 from app.exports.run import window_inside
-from app.store import exports as export_store
 from sync import leases
 from sync.engine import SyncContext
 from sync.failures import describe, expected, retry_delay

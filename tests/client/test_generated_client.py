@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.openapi_document import openapi_document, render
+from app.openapi.document import openapi_document, render
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "clients" / "python"

@@ -18,7 +18,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from sqlalchemy import JSON, Table
 
-from app.admin import connect_account, create_organization
+from app.admin.service import connect_account, create_organization
 from app.cli import main
 from app.db.readonly import analyst_tables
 from app.db.tenancy import account_column

@@ -9,11 +9,11 @@ import contextlib
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from app import admin
+from app.admin import service as admin
 from app.crypto.keyring import Keyring
-from app.store.events import HORIZON_SQL
-from app.webhooks import endpoints
-from app.webhooks.dispatcher import Dispatcher
+from app.events.feed import HORIZON_SQL
+from app.events.webhooks import endpoints
+from app.events.webhooks.dispatcher import Dispatcher
 from sync.cli import request_and_run, run_until_idle
 from tests.fixtures.api import auth
 from tests.fixtures.database import TEST_SECRET_KEYS

@@ -12,8 +12,8 @@ import time
 import pytest
 from standardwebhooks.webhooks import Webhook
 
+from app.events.webhooks.dispatcher import Dispatcher
 from app.settings import Settings
-from app.webhooks.dispatcher import Dispatcher
 from tests.events.helpers import (
     DAY,
     add_endpoint,

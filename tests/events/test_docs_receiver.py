@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.webhooks.endpoints import redeliver
-from app.webhooks.signing import headers, new_secret
+from app.events.webhooks.endpoints import redeliver
+from app.events.webhooks.signing import headers, new_secret
 from tests.events.helpers import DAY, add_endpoint, deliver_until_idle, events_of, initial_sync, next_incremental
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""An export reads one keyset batch per statement (app/store/exports.py): every row exactly
+"""An export reads one keyset batch per statement (app/exports/rows.py): every row exactly
 once, in order, across batch boundaries that split rows of the same second; and an export
 that lasts far longer than the API's statement timeout still completes, since none of its
 statements does."""
@@ -15,8 +15,8 @@ import pytest
 from litestar.testing import TestClient
 
 from app.asgi import create_app
+from app.exports.rows import same_connection
 from app.exports.run import checked_window, encoded
-from app.store.exports import same_connection
 from tests.events.helpers import initial_sync, reader_key
 from tests.fixtures.api import auth
 

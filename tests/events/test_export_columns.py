@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from app.exports.columns import DECIMAL, RESOURCES, columns_of, schema_of
-from app.store.exports import rows_sql
+from app.exports.rows import rows_sql
 
 DATA_MD = Path(__file__).resolve().parents[2] / "docs" / "data.md"
 

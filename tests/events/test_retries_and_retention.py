@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.webhooks.dispatcher import MAX_BACKOFF_SECONDS, backoff
+from app.events.webhooks.dispatcher import MAX_BACKOFF_SECONDS, backoff
 from tests.events.helpers import (
     DAY,
     add_endpoint,

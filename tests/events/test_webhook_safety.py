@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from standardwebhooks.webhooks import Webhook
 
 from app.cli import main
-from app.webhooks.addresses import RefusedURL, checked_url, non_public, refused_now
-from app.webhooks.signing import new_secret
-from app.webhooks.transport import CheckedTransport, PublicAddressBackend, RefusedAddress
+from app.events.webhooks.addresses import RefusedURL, checked_url, non_public, refused_now
+from app.events.webhooks.signing import new_secret
+from app.events.webhooks.transport import CheckedTransport, PublicAddressBackend, RefusedAddress
 from tests.events.helpers import deliver_until_idle
 from tests.events.receiver import Receiver
 from tests.fixtures.database import TEST_KEYS_ENV

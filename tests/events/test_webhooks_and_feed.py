@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from standardwebhooks.webhooks import Webhook
 
-from app.webhooks.endpoints import add_endpoint
+from app.events.webhooks.endpoints import add_endpoint
 from sandbox.core.checksum import checksum
 from tests.events.helpers import (
     DAY,

@@ -12,7 +12,7 @@ from itertools import count
 
 import pytest
 
-from app.admin import disconnect_account, reconnect_account
+from app.admin.service import disconnect_account, reconnect_account
 from app.settings import Settings
 from tests.fixtures.api import auth, settle_ledger, usage
 from tests.gate.test_keeper import heard, wait_for_listener

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from app.admin import disconnect_account, reconnect_account, revoke_key
+from app.admin.service import disconnect_account, reconnect_account, revoke_key
 from app.gate.keeper import Trust
 from tests.fixtures.api import auth, settle_ledger, usage
 

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from litestar.testing import TestClient
 
-from app import admin
+from app.admin import service as admin
 from tests.fixtures.api import ApiProcess, auth, settle_ledger, usage
 from tests.fixtures.net import free_port
 from tests.gate.probe import CALLS, GO_ON, probe_app

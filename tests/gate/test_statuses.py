@@ -138,7 +138,7 @@ def test_revoked_key_is_401_at_once(probe_client, db, org, make_key):
     created = make_key(org, full=True)
     assert probe_client.get(f"/v1/{ACCOUNT}/probe", headers=auth(created.secret)).status_code == 200
 
-    from app.admin import revoke_key
+    from app.admin.service import revoke_key
 
     revoke_key(db, created.id)
     assert_error(probe_client.get(f"/v1/{ACCOUNT}/probe", headers=auth(created.secret)), 401, "unauthenticated")
@@ -282,7 +282,7 @@ def test_spent_balance_is_402_for_one_credit_not_debited(probe_client, db, make_
 
 
 def test_added_credits_lift_the_402(probe_client, db, make_org, make_key, connect_account):
-    from app.admin import add_credits
+    from app.admin.service import add_credits
 
     org_id = make_org(credits=0)
     connect_account(org_id, ACCOUNT)

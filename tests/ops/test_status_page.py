@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app import admin
+from app.admin import service as admin
 from app.routes.status import COOKIE
 from sync.cli import run_until_idle
 from tests.fixtures.api import auth

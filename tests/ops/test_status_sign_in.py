@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from app import admin
+from app.admin import service as admin
 from app.gate.keys import generate_key
 from app.gate.middleware import UNAUTHENTICATED
 from app.routes.status import COOKIE, CROSS_SITE, NOT_ADMIN, SESSION_ENDED

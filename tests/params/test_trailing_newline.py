@@ -23,11 +23,11 @@ from litestar.exceptions import ValidationException
 import app
 import sync
 from app.events.types import Cursor
+from app.events.webhooks import addresses
 from app.gate import keys, ledger, middleware
 from app.paging import _encoded
 from app.params import TEXT_PATTERN, parse_timestamp
 from app.request_id import choose_request_id
-from app.webhooks import addresses
 from tests.params.conftest import error_of
 
 #: Path parameters filled in with a valid value when another one of the path is under test.
@@ -153,7 +153,7 @@ REGEX_USES = {
     "app.request_id._SANE": lambda: choose_request_id(b"abc\n") != "abc\n" and choose_request_id(b"abc") == "abc",
     "app.events.types._CURSOR": lambda: Cursor.parse("1.2\n") is None and Cursor.parse("1.2") == Cursor(1, 2),
     "app.paging._UNRESERVED": lambda: _encoded("abc\n") == "abc%0A" and _encoded("abc") == "abc",
-    "app.webhooks.addresses._HOST": lambda: addresses._HOST.fullmatch("example.com\n") is None
+    "app.events.webhooks.addresses._HOST": lambda: addresses._HOST.fullmatch("example.com\n") is None
     and addresses._HOST.fullmatch("example.com") is not None,
     # Not a validator: it finds the characters the ledger's COPY text must escape.
     "app.gate.ledger._SPECIAL": lambda: ledger._SPECIAL.search("abc\n") is not None,

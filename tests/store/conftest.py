@@ -21,7 +21,7 @@ from litestar.testing import TestClient
 from psycopg.types.json import Jsonb
 
 from app.settings import Settings
-from app.store.mapping import CONSTANTS, merge_sql
+from app.store.mapping import CONSTANTS, write_items_sql
 from tests.fixtures.api import auth
 
 _account_ids = count(8001)
@@ -52,7 +52,7 @@ def write_page(db: psycopg.Connection, table: str, account_id: int, items: list,
     """The shared mapping's upsert, on the test's synchronous connection."""
     if items:
         params = {name: None for name in CONSTANTS} | constants
-        db.execute(merge_sql(table), {**params, "account_id": account_id, "page": Jsonb(items)})
+        db.execute(write_items_sql(table), {**params, "account_id": account_id, "page": Jsonb(items)})
 
 
 @dataclass

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
+from app.paging import whole_groups
 from app.store.earnings_feed import FEED_PAGE_SIZE
-from app.ties import whole_groups
 
 START, END = "2025-12-31 23:00:00", "2025-12-31 23:59:59"
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from app.status_page import render
+from app.status.page import render
 from app.store.status import StatusReads, Viewer, sync_rows
 from sync import leases
 from sync.metrics import ACCOUNTS, COVERAGE_LAG, refresh_store_gauges

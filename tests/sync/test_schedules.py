@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 from psycopg import AsyncConnection
 
-from app.admin import reconnect_account
+from app.admin.service import reconnect_account
 from app.cli import main
 from app.exports.files import file_name
 from sync.schedules import store

@@ -9,7 +9,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
-from app.store.events import HORIZON_SQL
+from app.events.feed import HORIZON_SQL
 
 _PENDING = f"""
     FROM events v

@@ -24,7 +24,7 @@ from app.crypto.keyring import key_list, keyring_for
 from app.db.embedded import embedded_pgdata, embedded_running, start_embedded, stop_embedded_now
 from app.db.migrate import upgrade
 from app.db.urls import plain_url
-from app.demo_banner import DemoAccess, announce, announce_start, database_text
+from app.demo.banner import DemoAccess, announce, announce_start, database_text
 from app.logging import configure_logging, json_lines
 from app.settings import Settings, env_name
 
@@ -43,7 +43,7 @@ def provision(database_url: str, settings: Settings) -> DemoAccess:
     """
     import psycopg
 
-    from app import admin
+    from app.admin import service as admin
 
     with psycopg.connect(plain_url(database_url), autocommit=True) as conn:
         try:

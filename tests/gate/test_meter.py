@@ -16,8 +16,8 @@ from dataclasses import replace
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from app.gate.batching import Meter
 from app.gate.keys import key_digest
+from app.gate.meter import Meter
 from app.gate.statement import GATE_SQL, RESULT_COLUMNS, MeterRequest, _gate_params, run_gate_statement
 from app.permissions import PERMISSIONS
 

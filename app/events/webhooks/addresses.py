@@ -3,7 +3,7 @@
 ``checked_url``: the rules of an endpoint's URL, applied by ``relay webhooks add`` and again
 before every attempt (a row written some other way cannot crash the dispatcher).
 ``non_public``: the address rule the dispatcher applies to every address it connects to
-(``app.webhooks.transport``) and ``relay webhooks add`` to what the host resolves to now.
+(``app.events.webhooks.transport``) and ``relay webhooks add`` to what the host resolves to now.
 """
 
 from __future__ import annotations

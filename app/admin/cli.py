@@ -1,6 +1,6 @@
 """``relay orgs|keys|accounts|credits``: the administration commands.
 
-Each command opens one autocommit connection; the service functions are ``app.admin``'s.
+Each command opens one autocommit connection; the service functions are ``app.admin.service``'s.
 Every listing prints a table, or JSON with ``--json`` (for scripts). Secrets (keys, upstream
 credentials) are never listed.
 """
@@ -30,7 +30,7 @@ def orgs() -> None:
 def orgs_create(settings: Settings, name: str, limit_minute: int | None, limit_day: int | None,
                 credits: int | None) -> None:
     """Create organization NAME."""
-    from app.admin import create_organization
+    from app.admin.service import create_organization
 
     with admin_connection(settings) as conn:
         org_id = create_organization(
@@ -52,7 +52,7 @@ def keys() -> None:
 @pass_settings
 def keys_create(settings: Settings, org: str, role: str, name: str | None) -> None:
     """Create a key and print it. It is shown this once and stored only hashed."""
-    from app.admin import create_key
+    from app.admin.service import create_key
 
     with admin_connection(settings) as conn:
         created = create_key(conn, org, role, name=name)
@@ -65,7 +65,7 @@ def keys_create(settings: Settings, org: str, role: str, name: str | None) -> No
 @pass_settings
 def keys_revoke(settings: Settings, key_id: int) -> None:
     """Revoke key KEY_ID; it stops working at once."""
-    from app.admin import revoke_key
+    from app.admin.service import revoke_key
 
     with admin_connection(settings) as conn:
         revoke_key(conn, key_id)
@@ -135,7 +135,7 @@ def accounts_connect(settings: Settings, org: str, account_id: int, token_stdin:
     """Link an upstream account and its credential to an organization, once the upstream
     accepts the credential: `printf %s "$TOKEN" | relay accounts connect --org ORG
     --account-id ID --token-stdin`."""
-    from app.admin import connect_account
+    from app.admin.service import connect_account
     from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
@@ -161,7 +161,7 @@ def credits() -> None:
 @pass_settings
 def credits_add(settings: Settings, org: str, amount: int, note: str | None) -> None:
     """Add AMOUNT credits to an organization's balance."""
-    from app.admin import add_credits
+    from app.admin.service import add_credits
 
     with admin_connection(settings) as conn:
         balance = add_credits(conn, org, amount, note=note)
@@ -176,7 +176,7 @@ def credits_add(settings: Settings, org: str, amount: int, note: str | None) -> 
 @pass_settings
 def orgs_list(settings: Settings, as_json: bool) -> None:
     """Every organization: limits, balance, active keys, accounts."""
-    from app.admin import list_organizations
+    from app.admin.service import list_organizations
 
     with admin_connection(settings) as conn:
         rows = list_organizations(conn)
@@ -189,7 +189,7 @@ def orgs_list(settings: Settings, as_json: bool) -> None:
 @pass_settings
 def orgs_show(settings: Settings, org: str, as_json: bool) -> None:
     """One organization (name or id): limits, balance, today's usage, keys and accounts."""
-    from app.admin import show_organization
+    from app.admin.service import show_organization
 
     with admin_connection(settings) as conn:
         detail = show_organization(conn, org)
@@ -211,7 +211,7 @@ ACCOUNT_COLUMNS = ["id", "organization", "label", "status", "coverage_end", "las
 @pass_settings
 def keys_list(settings: Settings, org: str | None, as_json: bool) -> None:
     """Keys (prefix, role, state; never the key itself)."""
-    from app.admin import list_keys
+    from app.admin.service import list_keys
 
     with admin_connection(settings) as conn:
         rows = list_keys(conn, org)
@@ -226,7 +226,7 @@ def keys_list(settings: Settings, org: str | None, as_json: bool) -> None:
 def keys_rotate(settings: Settings, key_id: int, overlap: str) -> None:
     """Replace KEY_ID by a new key (same organization, role and name) and print it; the old
     key keeps working for the overlap, then the gate refuses it."""
-    from app.admin import rotate_key
+    from app.admin.service import rotate_key
 
     try:
         seconds = parse_duration(overlap)
@@ -245,7 +245,7 @@ def keys_rotate(settings: Settings, key_id: int, overlap: str) -> None:
 @pass_settings
 def accounts_list(settings: Settings, org: str | None, as_json: bool) -> None:
     """Connected accounts: status and sync coverage (never their credentials)."""
-    from app.admin import list_accounts
+    from app.admin.service import list_accounts
 
     with admin_connection(settings) as conn:
         rows = list_accounts(conn, org)
@@ -258,7 +258,7 @@ def accounts_list(settings: Settings, org: str | None, as_json: bool) -> None:
 def accounts_disconnect(settings: Settings, account_id: int) -> None:
     """Turn ACCOUNT_ID off: its sync stops and the API answers 409 for it; what is stored
     stays (reconnect turns it back on)."""
-    from app.admin import disconnect_account
+    from app.admin.service import disconnect_account
 
     with admin_connection(settings) as conn:
         disconnect_account(conn, account_id)
@@ -274,7 +274,7 @@ def accounts_reconnect(settings: Settings, account_id: int, token_stdin: bool, t
     """Turn ACCOUNT_ID back on, with a new upstream credential (--token-stdin: after the
     upstream rejected the old one) or the one it has (after a disconnect), once the upstream
     accepts it; its sync resumes at once."""
-    from app.admin import account_credential, reconnect_account
+    from app.admin.service import account_credential, reconnect_account
     from app.commands import cli_keyring
 
     keyring = cli_keyring(settings)
@@ -294,7 +294,7 @@ def accounts_reconnect(settings: Settings, account_id: int, token_stdin: bool, t
 @pass_settings
 def credits_show(settings: Settings, org: str, as_json: bool) -> None:
     """An organization's balance, credits granted and credits debited."""
-    from app.admin import credits_summary
+    from app.admin.service import credits_summary
 
     with admin_connection(settings) as conn:
         summary = credits_summary(conn, org)

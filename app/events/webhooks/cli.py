@@ -10,8 +10,8 @@ import click
 
 from app.cli import load_settings
 from app.commands import admin_connection, cli_keyring, emit, json_option
+from app.events.webhooks import endpoints
 from app.settings import Settings
-from app.webhooks import endpoints
 
 LIST_COLUMNS = ["id", "organization", "url", "events", "status", "failing_since", "last_delivered_at"]
 
@@ -99,7 +99,7 @@ def redeliver(ctx: click.Context, endpoint_id: int, since: datetime) -> None:
 def send_test_event(ctx: click.Context, endpoint_id: int) -> None:
     """Send ENDPOINT_ID a signed webhook.test event now, as the dispatcher sends events; the
     attempt goes in its delivery log. Exit 1 when it is not delivered (the reason is printed)."""
-    from app.webhooks.dispatcher import send_test
+    from app.events.webhooks.dispatcher import send_test
 
     settings = _settings(ctx)
     with _connection(ctx) as conn:

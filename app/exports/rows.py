@@ -14,6 +14,7 @@ from datetime import datetime
 
 from psycopg import AsyncConnection
 
+from app.db.declaration import key_of
 from app.exports.columns import RESOURCES, columns_of
 from app.store.source import Coverage, read_coverage
 
@@ -34,8 +35,8 @@ async def coverage(conn: AsyncConnection, account_id: int, resource: str) -> Cov
 @functools.cache
 def order_columns(resource: str) -> tuple[str, ...]:
     """The export's order: the coverage time, then the key (less ``account_id``, fixed)."""
-    model, time_column = RESOURCES[resource]
-    keys = tuple(c.name for c in model.__table__.primary_key.columns if c.name != "account_id")
+    table, time_column = RESOURCES[resource]
+    keys = tuple(c for c in key_of(table) if c != "account_id")
     return (time_column, *keys)
 
 
@@ -43,7 +44,7 @@ def order_columns(resource: str) -> tuple[str, ...]:
 def rows_sql(resource: str, *, after: bool = False) -> str:
     """One batch of the window (``%(batch)s`` rows); ``after``: past the row whose order
     values are ``%(after_0)s``, ``%(after_1)s``, ..."""
-    model, time_column = RESOURCES[resource]
+    table, time_column = RESOURCES[resource]
     order = order_columns(resource)
     selected = ", ".join(c.sql for c in columns_of(resource))
     past = ""
@@ -51,16 +52,16 @@ def rows_sql(resource: str, *, after: bool = False) -> str:
         values = ", ".join(f"%(after_{i})s" for i in range(len(order)))
         past = f" AND ({', '.join(order)}) > ({values})"
     return (
-        f"SELECT {selected} FROM {model.__tablename__} "
+        f"SELECT {selected} FROM {table.name} "
         f"WHERE account_id = %(account_id)s AND {time_column} BETWEEN %(start)s AND %(end)s{past} "
         f"ORDER BY {', '.join(order)} LIMIT %(batch)s"
     )
 
 
 async def count_rows(conn: AsyncConnection, account_id: int, resource: str, start: datetime, end: datetime) -> int:
-    model, time_column = RESOURCES[resource]
+    table, time_column = RESOURCES[resource]
     cur = await conn.execute(
-        f"SELECT count(*) FROM {model.__tablename__} "
+        f"SELECT count(*) FROM {table.name} "
         f"WHERE account_id = %s AND {time_column} BETWEEN %s AND %s",
         (account_id, start, end),
     )

@@ -9,7 +9,7 @@ schedules a retry with exponential backoff and jitter; an endpoint failing for
 ``webhook_retry_hours`` is disabled with the reason. Whatever fails for one endpoint (its
 stored URL, a refused address, DNS, TLS, a timeout, an oversized answer) is such a failure,
 never the dispatcher's; where deliveries may go and how much of an answer is read:
-``app.webhooks.transport``. Pruning of old events and delivery logs runs here too, at most
+``app.events.webhooks.transport``. Pruning of old events and delivery logs runs here too, at most
 hourly, leaving a ``maintenance_runs`` row.
 """
 
@@ -29,11 +29,11 @@ from psycopg_pool import AsyncConnectionPool
 from app.crypto.keyring import Keyring, UnreadableSecret, keyring_for
 from app.db.urls import plain_url
 from app.events.types import event_json, webhook_test_event
+from app.events.webhooks import queue
+from app.events.webhooks.addresses import RefusedURL, checked_url
+from app.events.webhooks.signing import headers
+from app.events.webhooks.transport import OversizedAnswer, post, webhook_client
 from app.settings import Settings
-from app.webhooks import queue
-from app.webhooks.addresses import RefusedURL, checked_url
-from app.webhooks.signing import headers
-from app.webhooks.transport import OversizedAnswer, post, webhook_client
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ import typing
 import httpcore
 import httpx
 
+from app.events.webhooks.addresses import addresses_of, refusal
 from app.settings import Settings
-from app.webhooks.addresses import addresses_of, refusal
 
 Resolver = typing.Callable[..., typing.Awaitable[list]]
 

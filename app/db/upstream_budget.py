@@ -2,7 +2,7 @@
 
 ``upstream_budget`` is a token bucket per upstream account kept in PostgreSQL, so any
 number of worker processes on any number of machines draw from one budget per account
-(``sync/budget.py`` takes tokens with one atomic statement; the clock is the database's).
+(``sync/upstream_budget.py`` takes tokens with one atomic statement; the clock is the database's).
 ``tokens`` may go below zero: a negative value is the time slots already promised to
 callers that are waiting for them.
 """

@@ -1,4 +1,4 @@
-"""``app.ties``: pages that never split a group, over an in-memory feed with the upstream's
+"""``app.paging``: pages that never split a group, over an in-memory feed with the upstream's
 flaw (strictly beyond a value, at most ``max_ask`` rows a request). The walks over real HTTP
 are in tests/routes/live/test_cursor_walks.py and tests/store/test_posts_cursor_walks.py."""
 
@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from app.ties import whole_groups, whole_live_page
+from app.paging import whole_groups, whole_live_page
 
 
 def _feed(values: list[int], max_ask: int = 5):
@@ -43,7 +43,7 @@ def test_every_row_once_whatever_the_page_size(limit):
 
 def test_a_group_larger_than_one_request_is_logged(caplog):
     rows, walk = _feed([5] * 7 + [4, 3])
-    with caplog.at_level(logging.WARNING, logger="app.ties"):
+    with caplog.at_level(logging.WARNING, logger="app.paging"):
         walked = walk(2)
     assert len(walked) < len(rows) and "cannot be paged to" in caplog.text
 

@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from app.settings import Settings
 
-logger = logging.getLogger("app.demo")
+logger = logging.getLogger("app.demo.run")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from sync.budget import UpstreamBudget
+from sync.upstream_budget import UpstreamBudget
 from tests.sync.helpers import add_account
 
 RATE = 4.0

@@ -9,12 +9,12 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from app.admin import AdminError
+from app.admin.service import AdminError
 from app.crypto.keyring import Keyring
 from app.events.types import EVENT_TYPES
-from app.webhooks.addresses import RefusedURL, checked_url, refused_now
-from app.webhooks.queue import LOG_ATTEMPT
-from app.webhooks.signing import new_secret
+from app.events.webhooks.addresses import RefusedURL, checked_url, refused_now
+from app.events.webhooks.queue import LOG_ATTEMPT
+from app.events.webhooks.signing import new_secret
 
 
 def _organization_id(conn: psycopg.Connection, org: str) -> int:
