@@ -2,7 +2,7 @@
 on the page where users paste their keys).
 
 Its script and style sheet come from the ``swagger-ui-bundle-v2`` package (pinned with its
-hash in the lock files), its start-up script from ``app/docs_assets``; all are served at
+hash in the lock files), its start-up script from ``app/openapi/docs_assets``; all are served at
 ``/docs/assets/<name>`` from memory, and the page names each with its Subresource Integrity
 hash. The page's policy (``app.html_headers.DOCS_CSP``) allows this origin's scripts, styles
 and fetches only; the page has no inline script.
