@@ -21,7 +21,7 @@ OUTPUT = HERE / "python"
 
 
 def generate(output: Path = OUTPUT) -> None:
-    from app.openapi_document import openapi_document, render
+    from app.openapi.document import openapi_document, render
 
     # The generator and the ruff it formats with are the ones installed beside this Python.
     tools = Path(sys.executable).parent
