@@ -53,7 +53,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app import admin  # noqa: E402
+from app.admin import service as admin  # noqa: E402
 from app.crypto.keyring import Keyring  # noqa: E402
 from app.crypto.keys import generate_key  # noqa: E402
 from app.settings import Settings  # noqa: E402
