@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from litestar import Litestar, Router
 from litestar.handlers import HTTPRouteHandler
@@ -12,10 +13,11 @@ from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
+from psycopg_pool import AsyncConnectionPool
 
 from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
-from app.db.pool import create_pool
+from app.db.pool import create_pool, pool_conninfo, pool_kwargs
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
@@ -71,9 +73,9 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def _listen_kwargs(pool) -> dict:
+def _listen_kwargs(pool: AsyncConnectionPool) -> dict[str, Any]:
     """The pool's connection settings for the listener's own connection, named apart."""
-    settings = {k: v for k, v in (pool.kwargs or {}).items() if k != "autocommit"}
+    settings = {k: v for k, v in pool_kwargs(pool).items() if k != "autocommit"}
     return {**settings, "application_name": "creator-relay:api-gate"}
 
 
@@ -99,7 +101,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.meter = Meter(pool)
         gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter)
         # What the gatekeeper holds is used only while this listener hears of every change.
-        listener = ChangeListener(pool.conninfo, gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
+        listener = ChangeListener(pool_conninfo(pool), gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
         gatekeeper.trust(listener)
         listener.start()
         gate.ledger = LedgerWriter(pool, gatekeeper.unused)

@@ -50,7 +50,7 @@ class RelayGroup(click.Group):
         return command
 
 
-def unreachable_database(exc: BaseException) -> str | None:
+def unreachable_database(exc: BaseException | None) -> str | None:
     """The one-line message for an error that means the database cannot be reached (refused,
     unknown host, bad password, pool timeout, the embedded server missing), else None."""
     import psycopg
@@ -138,7 +138,8 @@ def serve(settings: Settings, host: str | None, port: int | None, workers: int |
         log_config=None,
         access_log=False,
         # SIGTERM: the listening socket closes at once, requests in flight get this long.
-        timeout_graceful_shutdown=settings.api_shutdown_timeout,
+        # Seconds as a float work (uvicorn waits with asyncio.wait_for); its annotation says int.
+        timeout_graceful_shutdown=settings.api_shutdown_timeout,  # type: ignore[arg-type]
     )
 
 

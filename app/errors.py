@@ -31,6 +31,7 @@ from litestar.exceptions import (
     ValidationException,
 )
 from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE
+from litestar.types import ExceptionHandlersMap
 
 from app.params import pattern_rule
 from app.upstream.errors import (
@@ -229,7 +230,7 @@ def _internal_error(request: Request, exc: Exception) -> Response:
     return error_response(500, "internal server error", "internal_error")
 
 
-def exception_handlers() -> dict[type[Exception], Any]:
+def exception_handlers() -> ExceptionHandlersMap:
     """The app's handlers, keyed by class only (Litestar prefers status keys over classes)."""
     return {
         ApiError: _api_error,

@@ -32,7 +32,7 @@ from app.upstream.errors import UpstreamBadBody
 
 async def relay(
     upstream: UpstreamClient,
-    account: UpstreamAccount | None,
+    account: UpstreamAccount,
     path: str,
     params: Mapping[str, Any] | None = None,
     *,
@@ -85,6 +85,7 @@ async def organization_credential(request: Request) -> UpstreamAccount:
     be reached at all (the same status as an upstream that refuses the credential).
     """
     key_id = current_gate().result.key_id  # set by the gate middleware
+    assert key_id is not None  # past the gate: the key was found
     async with request.app.state.pool.connection() as conn:
         account = await credentials.organization_credential(conn, key_id)
     if account is None:

@@ -21,6 +21,7 @@ import os
 import sys
 
 import structlog
+from structlog.typing import EventDict, WrappedLogger
 
 from app.settings import Settings
 
@@ -38,7 +39,7 @@ _RECORD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) |
 ROUTINE_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler")
 
 
-def _extra_fields(logger: object, name: str, event_dict: dict) -> dict:
+def _extra_fields(logger: WrappedLogger, name: str, event_dict: EventDict) -> EventDict:
     """Copy a stdlib record's ``extra={...}`` fields into the event."""
     record = event_dict.get("_record")
     if record is not None:
@@ -51,7 +52,7 @@ def _extra_fields(logger: object, name: str, event_dict: dict) -> dict:
 def _process_fields(process: str):
     pid = os.getpid()
 
-    def add(logger: object, name: str, event_dict: dict) -> dict:
+    def add(logger: WrappedLogger, name: str, event_dict: EventDict) -> EventDict:
         event_dict.setdefault("process", process)
         event_dict["pid"] = pid  # read at configure time: each uvicorn worker configures itself
         return event_dict
@@ -59,7 +60,7 @@ def _process_fields(process: str):
     return add
 
 
-def _rename_exception(logger: object, name: str, event_dict: dict) -> dict:
+def _rename_exception(logger: WrappedLogger, name: str, event_dict: EventDict) -> EventDict:
     if "exception" in event_dict:
         event_dict["exc"] = event_dict.pop("exception")
     return event_dict

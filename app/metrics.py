@@ -95,6 +95,8 @@ def serve_metrics(host: str, port: int, registry: CollectorRegistry | None = Non
     """Serve the Prometheus text exposition on ``host:port`` (any path, e.g. ``/metrics``)
     from a daemon thread; returns the server (``shutdown()`` stops it)."""
     if registry is None:
-        from prometheus_client import REGISTRY as registry
+        from prometheus_client import REGISTRY
+
+        registry = REGISTRY
     server, _thread = start_http_server(port, addr=host, registry=registry)
     return server

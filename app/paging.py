@@ -147,12 +147,13 @@ def offset_page(
 # cannot be read whole; that is logged (the upstream's limit, docs/api-decisions.md).
 
 Row = TypeVar("Row")
+Key = TypeVar("Key", bound=Hashable)
 log = logging.getLogger(__name__)
 
 
 def whole_groups(
-    rows: Sequence[Row], size: int, key: Callable[[Row], Hashable]
-) -> tuple[list[Row], Hashable | None]:
+    rows: Sequence[Row], size: int, key: Callable[[Row], Key]
+) -> tuple[list[Row], Key | None]:
     """A page of at most ``size`` rows out of ``rows`` (in page order, up to ``size + 1`` of
     them) that does not split a group of equal ``key``. Returns the page and, when the page
     is one group with more rows after it, that group's key: the caller must add the rest."""

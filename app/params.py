@@ -25,12 +25,12 @@ import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import ValidationException
-from litestar.params import Parameter, QueryParameter
+from litestar.params import Parameter, ParameterKwarg, QueryParameter
 
 from app.settings import Settings, env_name
 
@@ -278,7 +278,12 @@ def _default_window(now: datetime, end_exclusive: bool, unbounded: bool) -> Date
                             unbounded=unbounded, defaults=False)
 
 
-_DATE_SCHEMA = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}
+class _DateSchema(TypedDict):
+    pattern: str
+    max_length: int
+
+
+_DATE_SCHEMA: _DateSchema = {"pattern": TIMESTAMP_PATTERN, "max_length": 40}
 
 # --- window lengths: the settings that bound them, in days (docs/api-decisions.md) ----------
 
@@ -297,7 +302,7 @@ def _length_doc(setting: str, start_name: str = "start_date", end_name: str = "e
             f" (the default of the operator's {env_name(setting)}); longer is a 400.")
 
 
-def timestamp(description: str) -> Parameter:
+def timestamp(description: str) -> ParameterKwarg:
     """A single date parameter (outside a ``DateWindow``), with the accepted forms as its
     pattern; read it with ``parse_timestamp``."""
     return Parameter(description=f"{description} {TIMESTAMP_RULE}; {RANGE_RULE}.", **_DATE_SCHEMA)
@@ -363,12 +368,12 @@ Offset = Annotated[
 ]
 
 
-def identifier(description: str) -> Parameter:
+def identifier(description: str) -> ParameterKwarg:
     """A positive id (path or query), within bigint."""
     return Parameter(ge=1, le=BIGINT_MAX, schema_extra=BIGINT_SCHEMA, description=description)
 
 
-def unix_seconds(description: str) -> Parameter:
+def unix_seconds(description: str) -> ParameterKwarg:
     """A unix-seconds cursor, within the supported range of moments.
 
     ``schema_extra`` repeats the lower bound: Litestar leaves a ``minimum`` of 0 out of the
@@ -377,7 +382,7 @@ def unix_seconds(description: str) -> Parameter:
     return Parameter(ge=0, le=UNIX_MAX, description=description, schema_extra={"minimum": 0})
 
 
-def text(description: str, name: str | None = None) -> Parameter:
+def text(description: str, name: str | None = None) -> ParameterKwarg:
     """Free text (no NUL); ``name``: the query name when the handler argument differs."""
     return QueryParameter(name=name, pattern=TEXT_PATTERN, max_length=1000, description=description)
 

@@ -28,6 +28,7 @@ import logging
 import time
 
 import structlog
+from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.disconnects import CHECK_AFTER, client_gone
@@ -66,7 +67,7 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
     finished_level = logging.INFO if access_log else logging.DEBUG
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != ScopeType.HTTP:  # the str "http", as the scope's type names it
             await app(scope, receive, send)
             return
         rid = choose_request_id(_incoming(scope))

@@ -99,7 +99,7 @@ def number(raw: str) -> float:
 
 
 #: The plain-worded parser used for a field declared with a Python type as its parser.
-PLAIN_PARSERS = {int: integer, float: number}
+PLAIN_PARSERS: dict[object, Callable[[str], Any]] = {int: integer, float: number}
 
 
 def optional_str(raw: str) -> str | None:

@@ -18,6 +18,7 @@ import msgspec
 import psycopg
 from psycopg import AsyncConnection
 
+from app.db.rows import one
 from bench.common import bench_database
 from bench.config import BenchConfig
 from bench.dataset import UNPACED
@@ -37,8 +38,8 @@ Page = tuple[dict, list[msgspec.Raw]]
 def stored_rows(database_url: str) -> tuple[int, dict]:
     """(coverage end, count and checksum of the backfilled rows up to it)."""
     with psycopg.connect(database_url) as conn:
-        (end,) = conn.execute("SELECT extract(epoch FROM coverage_end)::bigint FROM sync_state "
-                              "WHERE account_id = %s AND resource = 'earnings'", (BACKFILL_ACCOUNT,)).fetchone()
+        (end,) = one(conn.execute("SELECT extract(epoch FROM coverage_end)::bigint FROM sync_state "
+                                  "WHERE account_id = %s AND resource = 'earnings'", (BACKFILL_ACCOUNT,)).fetchone())
         return end, store_truth(conn, BACKFILL_ACCOUNT, "earnings", 0, end)
 
 
@@ -46,7 +47,7 @@ def raw_pages(database_url: str) -> list[Page]:
     """The stored payloads per partition in pages, as the sync received them (untimed)."""
     pages = []
     with psycopg.connect(database_url) as conn:
-        for part in EARNINGS.partitions:
+        for part in EARNINGS.fixed_partitions:
             rows = conn.execute(
                 "SELECT payload::text FROM earnings WHERE account_id = %s AND type = %s "
                 "AND tips_source IS NOT DISTINCT FROM %s ORDER BY created_at DESC, id DESC",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 CASES = {
     "a": "serving: store page vs the minimal app",
@@ -52,6 +53,8 @@ class BenchConfig:
         unknown = [c for c in wanted if c not in CASES]
         if unknown:
             raise ValueError(f"BENCH_CASES: unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+        # Keyword arguments of the config (ints here, tuples in grid).
+        sizes: dict[str, Any]
         if quick:
             sizes = dict(rounds=3, seconds=2, earnings_rows=50_000, deep_page=500, backfill_rows=50_000)
         else:
@@ -60,7 +63,7 @@ class BenchConfig:
             sizes[name] = int(env.get(f"BENCH_{name.upper()}", sizes[name]))
         if sizes["rounds"] < 1 or sizes["seconds"] < 1 or sizes["earnings_rows"] < 1000:
             raise ValueError("BENCH_ROUNDS and BENCH_SECONDS must be at least 1, BENCH_EARNINGS_ROWS at least 1000")
-        grid = {name: _counts(env, f"BENCH_{name.upper()}") for name in ("processes", "connections")}
+        grid: dict[str, Any] = {name: _counts(env, f"BENCH_{name.upper()}") for name in ("processes", "connections")}
         threads = int(env.get("BENCH_WRK_THREADS", 2))
         if threads < 1:
             raise ValueError("BENCH_WRK_THREADS must be at least 1")

@@ -68,10 +68,10 @@ def _target(variant: str, account: int, key: str) -> tuple[Any, str, str | None]
 
 
 async def _drive(variant: str, account: int, key: str, markers: tuple[int, int], clients: int, seconds: float) -> dict:
-    app, path, key = _target(variant, account, key)
+    app, path, bearer = _target(variant, account, key)
     headers = [(b"host", b"127.0.0.1"), (b"accept", b"*/*")]
-    if key:
-        headers.append((b"authorization", f"Bearer {key}".encode()))
+    if bearer:
+        headers.append((b"authorization", f"Bearer {bearer}".encode()))
 
     async def one() -> None:
         scope = {

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import psycopg
 
+from app.db.rows import one
 from bench.config import BenchConfig
 from bench.stack import Stack, provision
 
@@ -56,7 +57,7 @@ def build(stack: Stack, config: BenchConfig) -> Serving:
         conn.execute("VACUUM ANALYZE earnings")
         conn.execute("VACUUM ANALYZE chargebacks")
         conn.execute("VACUUM ANALYZE posts")
-        lo, hi, rows = conn.execute(
+        lo, hi, rows = one(conn.execute(
             "SELECT extract(epoch FROM min(created_at))::bigint, extract(epoch FROM max(created_at))::bigint + 1, "
-            "count(*) FROM earnings WHERE account_id = %s", (SERVING_ACCOUNT,)).fetchone()
+            "count(*) FROM earnings WHERE account_id = %s", (SERVING_ACCOUNT,)).fetchone())
     return Serving(SERVING_ACCOUNT, key, (lo, hi), rows, seconds, time.monotonic())

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import psycopg
 
+from app.db.rows import one
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Server stacks ``relay serve`` may run on (whichever are installed are reported).
 SERVER_PACKAGES = ("uvicorn", "uvloop", "httptools", "granian")
@@ -47,7 +49,7 @@ def _version(package: str) -> str | None:
 
 def versions(database_url: str) -> str:
     with psycopg.connect(database_url) as conn:
-        (postgres,) = conn.execute("SHOW server_version").fetchone()
+        (postgres,) = one(conn.execute("SHOW server_version").fetchone())
     servers = ", ".join(f"{p} {v}" for p in SERVER_PACKAGES if (v := _version(p)))
     return (f"Python {platform.python_version()}, PostgreSQL {postgres.split()[0]}, litestar {_version('litestar')}, "
             f"psycopg {_version('psycopg')}; server packages: {servers}")

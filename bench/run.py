@@ -63,6 +63,7 @@ def run_cases(config: BenchConfig, logs: Path) -> tuple[list[Row], list[str]]:
                 began = time.monotonic()
                 try:
                     if case in SERVING:
+                        assert data is not None  # built above for the serving cases
                         rows += SERVING[case](stack, data, config)
                     else:
                         rows += OWN_DATABASE[case](stack, server, config)

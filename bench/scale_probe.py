@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import psycopg
 
+from app.db.rows import one
 from app.upstream import paths
 
 #: Most rows one sandbox read returns (the sandbox's largest page).
@@ -79,7 +80,7 @@ class Freshness:
 
     def _upstream_since(self, account_id: int, since: str | None, now: float) -> list[tuple[str, float]]:
         # An empty answer: the last hour is enough to find what it misses.
-        params = {"order": "asc", "limit": SANDBOX_PAGE, "start_date": since or _iso(now - 3600)}
+        params: dict[str, str | int] = {"order": "asc", "limit": SANDBOX_PAGE, "start_date": since or _iso(now - 3600)}
         self.upstream_reads[account_id] += 1
         answer = self.sandbox.get(paths.EARNINGS_TRANSACTIONS.format(account_id=account_id), params=params,
                                   headers={"Authorization": f"Bearer sandbox-{account_id}"})
@@ -109,11 +110,12 @@ class Freshness:
                 missing: dict[str, float]) -> list[float]:
         state = self.tracked[account_id]
         delays = []
-        if state.read_at is not None:
+        previous, started = state.read_at, state.started
+        if previous is not None and started is not None:  # both set by the first reading
             for row_id, created in upstream:
                 if row_id in missing:
                     continue
-                if row_id in state.pending or created > state.read_at:  # turned visible since
+                if row_id in state.pending or created > previous:  # turned visible since
                     delays.append(read_at - created)
                     state.pending.pop(row_id, None)
             # Pending rows older than the page: newer rows are in the answer, so these are too.
@@ -123,7 +125,7 @@ class Freshness:
                     delays.append(read_at - created)
                     del state.pending[row_id]
             for row_id, created in missing.items():
-                if created > state.started:
+                if created > started:
                     state.pending.setdefault(row_id, created)
         else:  # the first reading only starts the clock: what it finds missing was created
             # before the window and is left out (a backlog left by the backfill would weigh in)
@@ -143,8 +145,9 @@ class ServerCpu:
     def __init__(self, db: psycopg.Connection) -> None:
         self.db = db
         self.ticks = os.sysconf("SC_CLK_TCK")
-        (self.database, backend) = db.execute("SELECT current_database(), pg_backend_pid()").fetchone()
-        self.postmaster = self._stat(backend)[1] if self._stat(backend) else None
+        (self.database, backend) = one(db.execute("SELECT current_database(), pg_backend_pid()").fetchone())
+        stat = self._stat(backend)
+        self.postmaster = stat[1] if stat else None
         self.first_backends: dict[int, float] = {}
         self.last_backends: dict[int, float] = {}
         self.server_start = self._server_total()
@@ -211,7 +214,7 @@ class PassGaps:
         self.started = self._now()
 
     def _now(self) -> float:
-        return self.db.execute("SELECT extract(epoch FROM now())::float").fetchone()[0]
+        return one(self.db.execute("SELECT extract(epoch FROM now())::float").fetchone())[0]
 
     def sample(self) -> None:
         rows = self.db.execute(

@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import httpx
 import psycopg
 
+from app.db.rows import one
 from bench.config import BenchConfig
 from bench.dataset import Serving
 from bench.report import Rounds, Row, Target, costs, percent, ratios
@@ -88,7 +89,7 @@ def check_connections(database_url: str, processes: int) -> None:
     # minimal one: its pool.
     need = processes * (Settings().db_pool_max + 3 + POOL_MAX) + 10
     with psycopg.connect(database_url) as conn:
-        allowed = int(conn.execute("SHOW max_connections").fetchone()[0])
+        allowed = int(one(conn.execute("SHOW max_connections").fetchone())[0])
     if need > allowed:
         raise RuntimeError(f"case a at {processes} processes needs about {need} database connections and the "
                            f"server allows {allowed}: raise max_connections, or name a server that allows them "
@@ -177,12 +178,12 @@ def earnings_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -
     row ``skip`` (a next_page link carries nothing else; pages never split a second), read
     from the store; checked through the API (the page starts at the first older row)."""
     with psycopg.connect(stack.database_url) as conn:
-        (marker,) = conn.execute(
+        (marker,) = one(conn.execute(
             "SELECT extract(epoch FROM created_at)::bigint FROM earnings WHERE account_id = %s "
-            "ORDER BY created_at DESC, id DESC OFFSET %s LIMIT 1", (account, skip - 1)).fetchone()
-        (first_id,) = conn.execute(
+            "ORDER BY created_at DESC, id DESC OFFSET %s LIMIT 1", (account, skip - 1)).fetchone())
+        (first_id,) = one(conn.execute(
             "SELECT id FROM earnings WHERE account_id = %s AND created_at < to_timestamp(%s) "
-            "ORDER BY created_at DESC, id DESC LIMIT 1", (account, marker)).fetchone()
+            "ORDER BY created_at DESC, id DESC LIMIT 1", (account, marker)).fetchone())
     url = f"/v1/{account}/earnings?marker={marker}"
     if _page(client, url)["data"]["list"][0]["id"] != first_id:
         raise RuntimeError(f"{url} does not start at the first row before second {marker}")
@@ -202,9 +203,10 @@ def posts_deep(client: httpx.Client, stack: Stack, account: int, skip: int) -> s
     while skipped < skip:
         body = _page(client, _with_limit(url, 100 if skip - skipped >= 100 else 10))
         skipped += len(body["data"]["list"])
-        url = (body.get("_pagination") or {}).get("next_page")
-        if url is None:
+        next_url = (body.get("_pagination") or {}).get("next_page")
+        if next_url is None:
             raise RuntimeError(f"{first}: the walk ended after {skipped} rows, before {skip}")
+        url = next_url
     return _with_limit(url, 10)
 
 

@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> dict:
             after = Books.read(conn, ORGANIZATION)
 
     told = probe.tally.credits_told + traffic.tally.credits_told
-    caller_statuses = Counter()
+    caller_statuses: Counter[str] = Counter()
     for tally in (probe.tally, traffic.tally):
         for (_, status), n in tally.statuses.items():
             caller_statuses[str(status)] += n

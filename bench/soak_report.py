@@ -20,6 +20,8 @@ from pathlib import Path
 import httpx
 import psycopg
 
+from app.db.rows import one
+
 #: The soak's first minutes of traffic may still grow caches and pools; the flatness verdicts
 #: compare the samples after them: at most WARMUP_SECONDS, at most a fifth of the soak.
 WARMUP_SECONDS = 60.0
@@ -79,15 +81,15 @@ class Books:
 
     @classmethod
     def read(cls, conn: psycopg.Connection, organization: str) -> Books:
-        balance, day_used, day_window, org_id = conn.execute(
+        balance, day_used, day_window, org_id = one(conn.execute(
             "SELECT credit_balance, day_used, day_window::text, id FROM organizations WHERE name = %s",
             (organization,),
-        ).fetchone()
-        rows, debited = conn.execute(
+        ).fetchone())
+        rows, debited = one(conn.execute(
             "SELECT count(*) FILTER (WHERE credits > 0), count(*) FILTER (WHERE debited) FROM usage_ledger "
             "WHERE organization_id = %s",
             (org_id,),
-        ).fetchone()
+        ).fetchone())
         statuses = conn.execute(
             "SELECT coalesce(status::text, 'null'), count(*) FROM usage_ledger WHERE organization_id = %s"
             " GROUP BY 1 ORDER BY 1",

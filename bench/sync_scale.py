@@ -46,6 +46,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -56,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 from app.admin import service as admin  # noqa: E402
 from app.crypto.keyring import Keyring  # noqa: E402
 from app.crypto.keys import generate_key  # noqa: E402
+from app.db.rows import one  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from bench.common import bench_database, bench_server  # noqa: E402
 from bench.facts import commit, load, machine, versions  # noqa: E402
@@ -141,20 +143,20 @@ def empty_sync_tables(db: psycopg.Connection) -> None:
 
 def backfill_left(db: psycopg.Connection, expected: int) -> int:
     """Tasks whose first pass or initial backfill has not completed."""
-    (done,) = db.execute(
+    (done,) = one(db.execute(
         """
         SELECT count(*) FROM sync_tasks t JOIN sync_state s USING (account_id, resource)
         WHERE t.backfill_since IS NULL AND s.last_success_at IS NOT NULL
         """
-    ).fetchone()
+    ).fetchone())
     return expected - done
 
 
 def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
     """Add idle accounts (tasks not due, spread over the next interval) until the task table
     holds ``wanted`` rows, so the claim is measured at the size asked; returns the count."""
-    (have,) = db.execute("SELECT count(*) FROM sync_tasks").fetchone()
-    (last,) = db.execute("SELECT max(id) FROM accounts").fetchone()
+    (have,) = one(db.execute("SELECT count(*) FROM sync_tasks").fetchone())
+    (last,) = one(db.execute("SELECT max(id) FROM accounts").fetchone())
     extra = max(0, -(-(wanted - have) // len(REGISTRY)))
     db.execute(
         """
@@ -173,7 +175,7 @@ def pad_tasks(db: psycopg.Connection, organization: int, wanted: int) -> int:
         {"last": last, "n": extra, "resources": list(REGISTRY)},
     )
     db.execute("ANALYZE accounts, sync_tasks")  # as autovacuum would after such a change
-    (have,) = db.execute("SELECT count(*) FROM sync_tasks").fetchone()
+    (have,) = one(db.execute("SELECT count(*) FROM sync_tasks").fetchone())
     return have
 
 
@@ -407,7 +409,7 @@ def main() -> None:
                 if n == 0 or args.rebackfill:
                     seconds, children, loads = time_initial_backfill(procs, db, env, workers, expected,
                                                                      args.backfill_limit)
-                    backfill = {"seconds": seconds, "tasks": expected, "loads": loads}
+                    backfill: dict[str, Any] = {"seconds": seconds, "tasks": expected, "loads": loads}
                 else:
                     children = start_workers(procs, env, workers)
                     backfill = {"note": f"not re-run (the store of the {args.workers[0]}-worker run)"}

@@ -17,6 +17,7 @@ from sandbox.core.errors import SandboxError, bad_request
 from sandbox.core.faults import FaultRule
 from sandbox.core.params import time_param
 from sandbox.core.timefmt import parse_time
+from sandbox.state import SandboxState
 
 _RATE_FIELDS = {f.name for f in fields(FaultRates)}
 _RULE_FIELDS = {f.name for f in fields(FaultRule)}
@@ -31,17 +32,17 @@ def _time_value(name: str, value) -> float:
 
 
 @get("/_sandbox/health", sync_to_thread=False)
-def health(sandbox: object) -> dict:
+def health(sandbox: SandboxState) -> dict:
     return {"ok": True}
 
 
 @get("/_sandbox/clock", sync_to_thread=False)
-def read_clock(sandbox: object) -> dict:
+def read_clock(sandbox: SandboxState) -> dict:
     return sandbox.clock.describe()
 
 
 @post("/_sandbox/clock", sync_to_thread=False, status_code=200)
-def set_clock(sandbox: object, data: dict) -> dict:
+def set_clock(sandbox: SandboxState, data: dict) -> dict:
     """Body: ``{"now": unix seconds or ISO, "frozen": bool}`` (both optional)."""
     when = _time_value("now", data["now"]) if data.get("now") is not None else None
     frozen = data.get("frozen")
@@ -50,7 +51,7 @@ def set_clock(sandbox: object, data: dict) -> dict:
 
 
 @post("/_sandbox/clock/advance", sync_to_thread=False, status_code=200)
-def advance_clock(sandbox: object, data: dict) -> dict:
+def advance_clock(sandbox: SandboxState, data: dict) -> dict:
     """Body: ``{"seconds": float}``."""
     seconds = data.get("seconds")
     if not isinstance(seconds, int | float):
@@ -60,12 +61,12 @@ def advance_clock(sandbox: object, data: dict) -> dict:
 
 
 @get("/_sandbox/faults", sync_to_thread=False)
-def read_faults(sandbox: object) -> dict:
+def read_faults(sandbox: SandboxState) -> dict:
     return {**sandbox.faults.describe(), "rate_limit": sandbox.limiter.describe()}
 
 
 @post("/_sandbox/faults", sync_to_thread=False, status_code=200)
-def add_fault(sandbox: object, data: dict) -> dict:
+def add_fault(sandbox: SandboxState, data: dict) -> dict:
     """Queue a rule: ``{"kind", "count", "account_id", "path_prefix", "status",
     "retry_after", "seconds", "ms"}`` (only ``kind`` required)."""
     unknown = set(data) - _RULE_FIELDS
@@ -79,7 +80,7 @@ def add_fault(sandbox: object, data: dict) -> dict:
 
 
 @put("/_sandbox/faults/rates", sync_to_thread=False)
-def set_fault_rates(sandbox: object, data: dict) -> dict:
+def set_fault_rates(sandbox: SandboxState, data: dict) -> dict:
     """Body: any of latency_ms, error_rate, rate_limit_rate, timeout_rate, truncate_rate,
     retry_after, timeout_seconds."""
     unknown = set(data) - _RATE_FIELDS
@@ -90,19 +91,19 @@ def set_fault_rates(sandbox: object, data: dict) -> dict:
 
 
 @put("/_sandbox/rate-limit", sync_to_thread=False)
-def set_rate_limit(sandbox: object, data: dict) -> dict:
+def set_rate_limit(sandbox: SandboxState, data: dict) -> dict:
     """Body: ``{"rps": float (0 = off), "burst": int (0 = rps)}``."""
     sandbox.limiter.configure(float(data.get("rps", 0)), int(data.get("burst", 0)))
     return sandbox.limiter.describe()
 
 
 @get("/_sandbox/accounts/{account_id:int}", sync_to_thread=False)
-def read_account(sandbox: object, account_id: int) -> dict:
+def read_account(sandbox: SandboxState, account_id: int) -> dict:
     return _account_view(sandbox, account_id)
 
 
 @put("/_sandbox/accounts/{account_id:int}", sync_to_thread=False)
-def configure_account(sandbox: object, account_id: int, data: dict) -> dict:
+def configure_account(sandbox: SandboxState, account_id: int, data: dict) -> dict:
     """Body: any of earnings, history_days, posts, chargebacks, payout_requests,
     tracking_links, plus plug-in sizes (kept in ``extra``)."""
     rejected = data.pop("rejected", None)
@@ -114,7 +115,7 @@ def configure_account(sandbox: object, account_id: int, data: dict) -> dict:
 
 
 @put("/_sandbox/accounts/{account_id:int}/credentials", sync_to_thread=False)
-def set_credentials(sandbox: object, account_id: int, data: dict) -> dict:
+def set_credentials(sandbox: SandboxState, account_id: int, data: dict) -> dict:
     """Body: ``{"rejected": bool}``: a rejected account gets 401 on every request."""
     sandbox.accounts.set_rejected(account_id, bool(data.get("rejected", True)))
     return _account_view(sandbox, account_id)
@@ -133,7 +134,7 @@ def _account_view(sandbox, account_id: int) -> dict:
 
 
 @get("/_sandbox/truth/{account_id:int}/{resource:str}", sync_to_thread=False)
-def truth(sandbox: object, account_id: int, resource: str, request: Request) -> dict:
+def truth(sandbox: SandboxState, account_id: int, resource: str, request: Request) -> dict:
     """``{"count", "checksum"}`` over the visible rows of ``resource`` with start <= t <= end.
 
     Query: ``start``, ``end`` (default: unbounded, clamped to the clock), plus resource
@@ -150,13 +151,13 @@ def truth(sandbox: object, account_id: int, resource: str, request: Request) -> 
 
 
 @get("/_sandbox/stats", sync_to_thread=False)
-def read_stats(sandbox: object) -> dict:
+def read_stats(sandbox: SandboxState) -> dict:
     """Generation counters (e.g. ``earnings.rows``, ``earnings.keys``) and request counts."""
     return dict(sandbox.stats)
 
 
 @post("/_sandbox/stats/reset", sync_to_thread=False, status_code=200)
-def reset_stats(sandbox: object) -> dict:
+def reset_stats(sandbox: SandboxState) -> dict:
     """Clears the generation counters and the request counters."""
     sandbox.stats.clear()
     sandbox.requests.clear()
@@ -164,19 +165,19 @@ def reset_stats(sandbox: object) -> dict:
 
 
 @get("/_sandbox/requests", sync_to_thread=False)
-def read_requests(sandbox: object) -> dict:
+def read_requests(sandbox: SandboxState) -> dict:
     """Upstream requests of all accounts by resource, and those answered 429."""
     return sandbox.requests.totals()
 
 
 @get("/_sandbox/requests/{account_id:int}", sync_to_thread=False)
-def read_account_requests(sandbox: object, account_id: int) -> dict:
+def read_account_requests(sandbox: SandboxState, account_id: int) -> dict:
     """One account's upstream requests by resource, and those answered 429."""
     return {"account_id": account_id, **sandbox.requests.of_account(account_id)}
 
 
 @post("/_sandbox/reset", sync_to_thread=False, status_code=200)
-def reset(sandbox: object, request: Request, data: dict | None = None) -> dict:
+def reset(sandbox: SandboxState, request: Request, data: dict | None = None) -> dict:
     """Body (optional): ``{"clock": bool, "accounts": bool, "faults": bool}``, all true by
     default: back to the configuration the sandbox started with."""
     parts = data or {}

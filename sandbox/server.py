@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.middleware import DefineMiddleware
@@ -24,7 +26,7 @@ def create_sandbox_app(config: SandboxConfig | None = None) -> Litestar:
         truth.update(getattr(module, "TRUTH", {}))
         reset = getattr(module, "RESET", None)
         if reset is not None:
-            state.reset_hooks.append(lambda reset=reset: reset(state))
+            state.reset_hooks.append(partial(reset, state))
     state.truth_functions = truth
     return Litestar(
         route_handlers=routes,

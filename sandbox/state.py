@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from sandbox.config import SandboxConfig
 from sandbox.core.accounts import AccountProfile, AccountRegistry
@@ -19,8 +20,14 @@ from sandbox.core.ratelimit import RateLimiter
 from sandbox.core.requests import RequestCounters
 from sandbox.core.timefmt import DAY
 
+if TYPE_CHECKING:  # imported when first used (world): the generators' modules load on demand
+    from sandbox.domain.world import AccountWorld
+
 
 class SandboxState:
+    # Ground-truth functions by name (GET /_sandbox/truth/...), set by create_sandbox_app.
+    truth_functions: dict[str, Callable[..., Any]]
+
     def __init__(self, config: SandboxConfig) -> None:
         self.config = config
         self.seed = config.seed
@@ -36,7 +43,7 @@ class SandboxState:
         self.requests = RequestCounters()
         self.scratch: dict = {}
         self.reset_hooks: list[Callable[[], None]] = []
-        self._worlds: dict[int, object] = {}
+        self._worlds: dict[int, AccountWorld] = {}
 
     # --- time and sizing -------------------------------------------------------
     def now_s(self) -> int:
@@ -49,7 +56,7 @@ class SandboxState:
         """First second of the account's history: ``epoch - history_days``."""
         return self.config.epoch - int(self.profile(account_id).history_days * DAY)
 
-    def world(self, account_id: int):
+    def world(self, account_id: int) -> AccountWorld:
         """The account's generators (timelines, cached constants); rebuilt when resized."""
         from sandbox.domain.world import AccountWorld
 

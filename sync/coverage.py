@@ -15,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from sync.cursor_state import Coverage, Kind, PartitionState
 from sync.cursors import BEGINNING, Position
+
+if TYPE_CHECKING:  # resources imports the planning's users; the planning needs only the name
+    from sync.resources import Partition
 
 Partitions = Mapping[str, PartitionState[Any]]
 
@@ -30,7 +33,7 @@ class PartitionPass:
     """One pass of one partition over ``[lo, hi]``; ``position`` is the next page to fetch
     (fetch side; the committed one is in the state)."""
 
-    partition: object  # a sync.resources.Partition
+    partition: Partition
     lo: int | None
     hi: int
     position: Position

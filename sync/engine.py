@@ -176,7 +176,8 @@ class TaskRunner:
         """Ask the resource's head check whether anything appeared after the coverage end.
         Nothing: the coverage moves to ``now`` (one fenced statement) and False. News: True
         (the caller reads the partitions' new rows)."""
-        head = self.resource.head
+        head, account = self.resource.head, self.account
+        assert head is not None and account is not None  # a head check is planned for a resource with one, in run()
         partitions = self.state.partitions
         since = rules.coverage_end_of(partitions)
         query = head.request(since, now)
@@ -184,7 +185,7 @@ class TaskRunner:
         if query is not None:
             await self._take_slot(backfill=False)
             body = await self.ctx.upstream.get_json(
-                self.account, self.resource.path, params=query, decode=self.resource.decode_page
+                account, self.resource.path, params=query, decode=self.resource.decode_page
             )
             rows = self.resource.rows(body)
         news, marks = head.news(body, rows, since, now, self.state.head_marks)
@@ -305,6 +306,7 @@ class TaskRunner:
         await self._take_slot(backfill=paced)
         cursor = self.resource.cursor
         query = cursor.request(w.lo, w.hi, w.position, self.ctx.settings.sync_page_size)
+        assert self.account is not None  # decrypted in run(), before any pass
         body = await self.ctx.upstream.get_json(
             self.account,
             self.resource.path,

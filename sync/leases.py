@@ -25,6 +25,8 @@ from datetime import datetime
 from psycopg import AsyncConnection, Connection
 from psycopg.rows import class_row
 
+from app.db.rows import one
+
 
 class LeaseLost(Exception):
     """The task's lease expired and was taken over (or released) while we worked on it."""
@@ -252,7 +254,7 @@ async def requests_pending(conn: AsyncConnection, keys: list[str], kind: str) ->
         """,
         (keys,),
     )
-    (pending,) = await cur.fetchone()
+    (pending,) = one(await cur.fetchone())
     return pending
 
 
@@ -267,5 +269,5 @@ async def due_or_running(conn: AsyncConnection, keys: list[str] | None) -> int:
         """,
         (keys, keys),
     )
-    (due,) = await cur.fetchone()
+    (due,) = one(await cur.fetchone())
     return due

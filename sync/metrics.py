@@ -84,7 +84,7 @@ async def refresh_store_gauges(conn: AsyncConnection) -> None:
     async with conn.cursor(row_factory=dict_row) as cursor:
         await cursor.execute(_GAUGES_SQL)
         rows = await cursor.fetchall()
-    counts = dict(await (await conn.execute(_ACCOUNTS_SQL)).fetchall())
+    counts: dict[str, int] = dict(await (await conn.execute(_ACCOUNTS_SQL)).fetchall())
     for status in ACCOUNT_STATUSES:
         ACCOUNTS.labels(status).set(counts.get(status, 0))
     for row in rows:

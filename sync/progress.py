@@ -57,7 +57,7 @@ async def _oldest_earning(upstream: UpstreamClient, account: UpstreamAccount, no
 async def _oldest_post(upstream: UpstreamClient, account: UpstreamAccount) -> int | None:
     """The time of the account's oldest post over the posts partitions (feed and archives)."""
     oldest = []
-    for part in REGISTRY["posts"].partitions:  # a tuple: the feed and the two archive buckets
+    for part in REGISTRY["posts"].fixed_partitions:  # a tuple: the feed and the two archive buckets
         body = await upstream.get_json(account, paths.POSTS, params={
             **part.params, "order": "publish_date_asc", "limit": 1, "counters": False,
         })
@@ -88,7 +88,7 @@ async def history_starts(
     for account_id, resource in targets:
         accounts.setdefault(account_id, set()).add(resource)
     with psycopg.connect(plain_url(database_url)) as conn:
-        tokens = dict(conn.execute(
+        tokens: dict[int, str] = dict(conn.execute(
             "SELECT id, upstream_token FROM accounts WHERE id = ANY(%s)", (list(accounts),)
         ).fetchall())
     keyring = keyring_for(settings)

@@ -93,6 +93,13 @@ class Resource:
         builds a Python object per row. The other members are decoded as usual."""
         return decode_page(body, self.rows_member)
 
+    @property
+    def fixed_partitions(self) -> tuple[Partition, ...]:
+        """The partitions of a resource that declares them (not read from the store)."""
+        if not isinstance(self.partitions, tuple):
+            raise TypeError(f"{self.name}'s partitions are read from the store (partitions_of)")
+        return self.partitions
+
     async def partitions_of(self, conn: AsyncConnection, account_id: int) -> list[Partition]:
         if isinstance(self.partitions, tuple):
             return list(self.partitions)

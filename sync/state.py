@@ -17,6 +17,7 @@ from psycopg import AsyncConnection, Connection
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
+from app.db.rows import one
 from sync.cursor_state import CursorState, decode_cursor, encode_cursor
 from sync.leases import FENCE_SQL
 
@@ -102,7 +103,7 @@ async def synced_count(conn: AsyncConnection, account_id: int, resources: Iterab
         """,
         (account_id, list(resources)),
     )
-    (synced,) = await cur.fetchone()
+    (synced,) = one(await cur.fetchone())
     return synced
 
 
@@ -124,7 +125,7 @@ async def start_run(
         """,
         (account_id, resource, kind, worker, jsonb(details)),
     )
-    (run_id,) = await cur.fetchone()
+    (run_id,) = one(await cur.fetchone())
     return run_id
 
 

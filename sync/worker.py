@@ -16,6 +16,7 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
+from wsgiref.simple_server import WSGIServer
 
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -26,7 +27,7 @@ from app.db.urls import plain_url
 from app.settings import Settings
 from app.upstream.client import UpstreamClient
 from sync import leases
-from sync.clock import upstream_clock
+from sync.clock import UpstreamClock, upstream_clock
 from sync.engine import SyncContext, run_lease
 from sync.leases import Lease
 from sync.metrics import refresh_store_gauges, set_schedule_gauges
@@ -83,8 +84,8 @@ class Worker:
         self.stopping = asyncio.Event()
         self._running: dict[uuid.UUID, asyncio.Task] = {}
         self._wake = asyncio.Event()
-        self._metrics_server = None
-        self._clock = None
+        self._metrics_server: WSGIServer | None = None
+        self._clock: UpstreamClock | None = None
 
     # --- lifecycle ---------------------------------------------------------------------
 
@@ -178,6 +179,7 @@ class Worker:
                 )
                 await refresh_store_gauges(conn)
                 if self.schedule:
+                    assert self._clock is not None  # set in run(), before the first tick
                     now = datetime.fromtimestamp(await self._clock.now(), UTC)
                     set_schedule_gauges(await schedule_store.gauges(conn, now))
             if added:

@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection
 
+from app.db.rows import one
 from sync.resources import Resource
 
 # ON COMMIT DELETE ROWS: each page's transaction starts with an empty staging table, and
@@ -137,7 +138,7 @@ class PageWriter:
             await cur.execute(
                 self.sql, {**(params or {}), **constants, "account_id": account_id, "run_id": run_id}
             )
-            inserted, updated, *more = await cur.fetchone()
+            inserted, updated, *more = one(await cur.fetchone())
         # Staged rows neither inserted nor updated (or duplicates of another row of the same
         # page) were left as they were.
         return WriteCounts(inserted, updated, len(rows) - inserted - updated), tuple(more)

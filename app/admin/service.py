@@ -14,6 +14,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from app.crypto.keyring import UnreadableSecret
+from app.db.rows import one
 from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
 from app.settings import Settings
@@ -90,14 +91,14 @@ def create_key(
         raise AdminError(f"unknown role {role!r}; roles: {', '.join(sorted(ROLES))}")
     org_id = organization_id(conn, org)
     new: NewKey = generate_key()
-    (key_id,) = conn.execute(
+    (key_id,) = one(conn.execute(
         """
         INSERT INTO api_keys (organization_id, role, name, prefix, key_hash)
         VALUES (%s, %s, %s, %s, %s)
         RETURNING id
         """,
         (org_id, role, name, new.prefix, new.digest),
-    ).fetchone()
+    ).fetchone())
     return CreatedKey(id=key_id, organization_id=org_id, role=role, prefix=new.prefix, secret=new.secret)
 
 
@@ -156,11 +157,11 @@ def add_credits(
             "INSERT INTO credit_grants (organization_id, amount, note) VALUES (%s, %s, %s)",
             (org_id, amount, note),
         )
-        (balance,) = conn.execute(
+        (balance,) = one(conn.execute(
             "UPDATE organizations SET credit_balance = credit_balance + %s WHERE id = %s "
             "RETURNING credit_balance",
             (amount, org_id),
-        ).fetchone()
+        ).fetchone())
     return balance
 
 

@@ -6,6 +6,7 @@ import asyncio
 import select
 import weakref
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import psycopg
 from psycopg import AsyncConnection
@@ -117,6 +118,23 @@ def create_pool(database_url: str, settings: Settings, *, name: str = "relay") -
     return pool
 
 
+def pool_conninfo(pool: AsyncConnectionPool) -> str:
+    """The connection string of a pool made by ``create_pool`` (psycopg_pool also takes a
+    function there; ours never)."""
+    conninfo = pool.conninfo
+    if callable(conninfo):
+        raise TypeError("the pool's conninfo is a function: not a pool from create_pool")
+    return conninfo
+
+
+def pool_kwargs(pool: AsyncConnectionPool) -> dict[str, Any]:
+    """The connection settings of a pool made by ``create_pool`` (see ``pool_conninfo``)."""
+    kwargs = pool.kwargs
+    if callable(kwargs):
+        raise TypeError("the pool's kwargs are a function: not a pool from create_pool")
+    return kwargs or {}
+
+
 #: Each pool's ``configure``, for the connections opened beside it (``OwnConnection``):
 #: psycopg_pool keeps it under no public name.
 _CONFIGURES: weakref.WeakKeyDictionary[AsyncConnectionPool, Callable[[AsyncConnection], Awaitable[None]]] = (
@@ -133,7 +151,7 @@ class OwnConnection:
 
     def __init__(self, pool: AsyncConnectionPool, *, name: str | None = None, setup: tuple[str, ...] = ()) -> None:
         self._pool = pool
-        self._settings = {**(pool.kwargs or {}), "autocommit": True}
+        self._settings = {**pool_kwargs(pool), "autocommit": True}
         if name is not None:
             self._settings["application_name"] = name
         self._setup = setup
@@ -146,7 +164,7 @@ class OwnConnection:
         return conn is not None and not conn.closed and not conn.broken
 
     async def get(self) -> AsyncConnection:
-        if not self.usable:
+        if self._conn is None or not self.usable:
             self._conn = await self._connect()
         return self._conn
 
@@ -154,7 +172,7 @@ class OwnConnection:
         conn = None
         try:
             async with asyncio.timeout(self._pool.timeout):
-                conn = await AsyncConnection.connect(self._pool.conninfo, **self._settings)
+                conn = await AsyncConnection.connect(pool_conninfo(self._pool), **self._settings)
                 configure = _CONFIGURES.get(self._pool)
                 if configure is not None:
                     await configure(conn)

@@ -17,6 +17,7 @@ from psycopg import sql
 from sqlalchemy import Table
 
 from app.db.metadata import metadata
+from app.db.rows import one
 from app.db.tenancy import analyst_columns, per_account_tables
 
 #: The analyst views (migrations 0004 and 0015). Each is ``security_invoker``, so the
@@ -69,8 +70,8 @@ def grant_readonly(
     return Granted(created=exists is None, organization_id=organization_id)
 
 
-def _grants(conn: psycopg.Connection, name: sql.Identifier) -> list[sql.Composable]:
-    database = conn.execute("SELECT current_database()").fetchone()[0]
+def _grants(conn: psycopg.Connection, name: sql.Identifier) -> list[sql.Composed]:
+    database = one(conn.execute("SELECT current_database()").fetchone())[0]
     whole = [t.name for t in analyst_tables() if analyst_columns(t) is None]
     return [
         # Even a mistaken grant elsewhere cannot let its sessions write.

@@ -24,7 +24,7 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     BigInteger,
@@ -34,6 +34,7 @@ from sqlalchemy import (
     Index,
     Integer,
     Numeric,
+    Table,
     Text,
     UniqueConstraint,
     func,
@@ -41,6 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, UUID
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql import FromClause
 
 from app.db.base import Base, created_at_column
 from app.db.declaration import SYNCED, Events, Synced, payload
@@ -55,9 +57,14 @@ class SyncedRow:
 
     __synced__: Synced
 
+    if TYPE_CHECKING:  # the mapped subclass's, made by the declarative base
+        __table__: ClassVar[FromClause]
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)  # maps the class: its __table__ exists after this
-        cls.__table__.info.update(per_account(), **{SYNCED: cls.__synced__})
+        table = cls.__table__
+        assert isinstance(table, Table)  # a declarative model's: its columns declared here
+        table.info.update(per_account(), **{SYNCED: cls.__synced__})
 
     payload: Mapped[dict[str, Any]] = mapped_column(JSONB)
     first_seen_at: Mapped[datetime] = mapped_column(server_default=func.now())

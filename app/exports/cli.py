@@ -58,7 +58,7 @@ def export(ctx, resource, account, since, until, fmt, output, progress) -> None:
     """Write every stored row of RESOURCE in the window (inside the stored coverage) to OUTPUT."""
     root = ctx.find_root()
     settings = root.obj if root.obj is not None else load_settings()
-    utc = [None if d is None else d.replace(tzinfo=UTC) for d in (since, until)]
-    rows = asyncio.run(_export(resolve_database_url(settings), account, resource, fmt, *utc, output,
+    start, end = (None if d is None else d.replace(tzinfo=UTC) for d in (since, until))
+    rows = asyncio.run(_export(resolve_database_url(settings), account, resource, fmt, start, end, output,
                                settings.export_batch_rows, progress))
     click.echo(f"{rows} rows written to {output}", err=True)

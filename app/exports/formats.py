@@ -112,7 +112,7 @@ class ParquetEncoder:
         return self._sink.take()
 
     def batch(self, rows: Sequence[tuple]) -> bytes:
-        columns = list(zip(*rows, strict=True)) if rows else [[] for _ in self.schema]
+        columns: list[Sequence[Any]] = list(zip(*rows, strict=True)) if rows else [[] for _ in self.schema]
         arrays = [pa.array(values, type=field.type) for values, field in zip(columns, self.schema, strict=True)]
         self._writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
         return self._sink.take()

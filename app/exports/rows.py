@@ -15,6 +15,7 @@ from datetime import datetime
 from psycopg import AsyncConnection
 
 from app.db.declaration import key_of
+from app.db.rows import one
 from app.exports.columns import RESOURCES, columns_of
 from app.store.source import Coverage, read_coverage
 
@@ -65,7 +66,7 @@ async def count_rows(conn: AsyncConnection, account_id: int, resource: str, star
         f"WHERE account_id = %s AND {time_column} BETWEEN %s AND %s",
         (account_id, start, end),
     )
-    (count,) = await cur.fetchone()
+    (count,) = one(await cur.fetchone())
     return count
 
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from anyio import CancelScope, create_task_group, move_on_after
 from litestar.response import Stream
+from litestar.response.base import ASGIResponse
 from litestar.response.streaming import ASGIStreamingResponse
 from litestar.types import Message, Receive, Send
 
@@ -85,7 +86,7 @@ class ExportStream(Stream):
         super().__init__(in_pieces(chunks), **options)
         self.send_timeout = send_timeout
 
-    def to_asgi_response(self, *args: Any, **kwargs: Any) -> ASGIStreamingResponse:
+    def to_asgi_response(self, *args: Any, **kwargs: Any) -> ASGIResponse:
         response = super().to_asgi_response(*args, **kwargs)
         response.__class__ = _timed(self.send_timeout)  # same layout: no slot added
         return response

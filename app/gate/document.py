@@ -138,7 +138,8 @@ def answer_type(fn: Callable[..., Any]) -> Any:
     if get_origin(returned) is Envelope:
         (data,) = get_args(returned)
         # Named after its data (``ChatsPageAnswer``), not Litestar's module-qualified alias.
-        return Annotated[Answer[data], KwargDefinition(schema_component_key=f"{data.__name__}Answer")]
+        answer = Answer[data]  # type: ignore[valid-type]  # a type made at run time, from fn's annotation
+        return Annotated[answer, KwargDefinition(schema_component_key=f"{data.__name__}Answer")]
     return returned
 
 

@@ -26,6 +26,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from app.gate.allowance import Allowance, Demand, Unused
 from app.gate.statement import GateResult, MeterRequest
@@ -63,16 +64,22 @@ class KnownAccount:
         return 404 if not self.owned else 409 if self.disconnected else None
 
 
-class Trust:
+class Trusted(Protocol):
     """Whether what the gatekeeper holds can be used: a live listener (``app.gate.listener``)."""
+
+    live: bool
+
+
+class Trust:
+    """Nobody listens: nothing held can be used."""
 
     live = False
 
 
 class Gatekeeper:
-    def __init__(self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trust | None = None) -> None:
+    def __init__(self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trusted | None = None) -> None:
         self._meter = meter
-        self._trust = trust or Trust()
+        self._trust: Trusted = trust or Trust()
         self._keys: dict[bytes, KnownKey] = {}
         self._accounts: dict[tuple[int, int], KnownAccount] = {}
         #: Per organization: the allowance in use, and the one asked for when it ran low.
@@ -90,7 +97,7 @@ class Gatekeeper:
         self.admitted_locally = 0
         self.admitted_by_statement = 0
 
-    def trust(self, trust: Trust) -> None:
+    def trust(self, trust: Trusted) -> None:
         self._trust = trust
         self.forget()
 
@@ -198,9 +205,9 @@ class Gatekeeper:
 
     def _learn(self, request: MeterRequest, result: GateResult, mono: float, *, keep: bool) -> None:
         self._clock_offset = result.at - time.time()
-        if not result.authenticated:
+        key_id, org = result.key_id, result.organization_id
+        if key_id is None or org is None:  # not authenticated (a key found has its organization)
             return
-        org = result.organization_id
         demand = self._demand.get(org)
         if demand is None:
             demand = self._demand[org] = Demand(mono)
@@ -211,7 +218,7 @@ class Gatekeeper:
             if len(self._keys) >= MAX_HELD or len(self._accounts) >= MAX_HELD:
                 self.forget()  # bounded memory; what is in use comes back with its next request
             self._keys[request.key_hash] = KnownKey(
-                result.key_id, request.key_hash, org, frozenset(result.permissions or ()),
+                key_id, request.key_hash, org, frozenset(result.permissions or ()),
                 result.expires_at.timestamp() if result.expires_at is not None else None, mono,
             )
             if request.account_named and request.account_id is not None:
@@ -224,10 +231,13 @@ class Gatekeeper:
 
     @staticmethod
     def _allowance(result: GateResult, mono: float) -> Allowance:
+        org, minute_start, day_start = result.organization_id, result.minute_start, result.day_start
+        # An extra is granted to a key found, with the windows it was reserved in.
+        assert org is not None and minute_start is not None and day_start is not None
         return Allowance(
-            organization_id=result.organization_id, limit_minute=result.limit_minute,
+            organization_id=org, limit_minute=result.limit_minute,
             limit_day=result.limit_day, minute_used=result.minute_used, day_used=result.day_used,
-            extra=result.extra, minute_start=result.minute_start, day_start=result.day_start,
+            extra=result.extra, minute_start=minute_start, day_start=day_start,
             db_now=result.at, mono=mono,
         )
 

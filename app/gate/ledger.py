@@ -33,7 +33,7 @@ from collections.abc import Callable
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from app.db.pool import OwnConnection
+from app.db.pool import OwnConnection, pool_kwargs
 from app.gate.allowance import Unused
 
 logger = logging.getLogger(__name__)
@@ -248,4 +248,4 @@ async def _copy(conn: AsyncConnection, rows: list[str]) -> None:
 
 def _name(pool: AsyncConnectionPool) -> str:
     """The pool's application name with ``-ledger``: the writer's connection named apart."""
-    return f"{(pool.kwargs or {}).get('application_name') or 'creator-relay'}-ledger"
+    return f"{pool_kwargs(pool).get('application_name') or 'creator-relay'}-ledger"

@@ -31,8 +31,9 @@ from __future__ import annotations
 import functools
 import re
 from hashlib import sha256
+from typing import cast
 
-from litestar.types import Receive, Scope
+from litestar.types import HTTPScope, Receive, Scope
 
 from app.errors import ApiError
 from app.gate.keys import KEY_PATTERN, digests_match, presented_key
@@ -137,7 +138,7 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
     return (key.encode("ascii") if key is not None else None), has_body
 
 
-async def pass_gate(scope: Scope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
+async def pass_gate(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
     """Meter the request of a route that needs ``permission``; raise its refusal (an
     ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
     key, has_body = _read_headers(scope)
@@ -145,7 +146,8 @@ async def pass_gate(scope: Scope, receive: Receive, permission: str, runtime: Ga
         GATE_REFUSALS.labels(401).inc()
         raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
     digest = sha256(key).digest()
-    account_id = scope["path_params"].get("account_id")
+    # Parsed by the route's {account_id:int} (the scope's type says str).
+    account_id = cast("int | None", scope["path_params"].get("account_id"))
     gatekeeper = runtime.gatekeeper
     result = gatekeeper.admit_here(digest, permission, account_id)
     if result is None:

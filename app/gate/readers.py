@@ -66,7 +66,7 @@ READER = {"reader": provide_reader}
 
 def windowed_reader(window: Provide) -> dict[str, Callable[..., Reader]]:
     """``provides=`` for a store-served route that takes a date window: ``reader``, whose
-    ``reader.window`` the handler reads.
+    ``reader.date_window`` the handler reads.
 
     One provider that declares ``window``'s query parameters (those of its function, with
     their documentation) beside ``fresh`` and builds both; the gate's wrapper parses its

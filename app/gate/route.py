@@ -33,6 +33,7 @@ from litestar import Litestar, Request, Response, get, post
 from litestar.exceptions import ImproperlyConfiguredException, InternalServerException
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import SecurityRequirement
 from litestar.routes import HTTPRoute
 
 from app.envelope import Answer, as_envelope
@@ -46,7 +47,7 @@ from app.params import bad_parameter
 from app.permissions import PERMISSIONS
 
 GATED_PREFIX = "/v1/"
-SECURITY = [{"BearerAuth": []}, {"ApiKeyAuth": []}]
+SECURITY: list[SecurityRequirement] = [{"BearerAuth": []}, {"ApiKeyAuth": []}]
 _DECLARED = "__relay_gated__"
 
 
@@ -180,7 +181,7 @@ def _merge_signatures(wrapper: Callable[..., Any], fn: Callable[..., Any], provi
     hints = get_type_hints(fn, include_extras=True)
     wrapper.__signature__ = inspect.Signature(parameters, return_annotation=hints.get("return"))  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": hints.get("return")}
-    del wrapper.__wrapped__  # type: ignore[attr-defined] - the signature above is the one
+    del wrapper.__wrapped__  # type: ignore[attr-defined]  # the signature above is the one
 
 
 def _declare(decorator: type[HTTPRouteHandler], method: str, path: str, permission: str, options: dict[str, Any]):

@@ -58,7 +58,7 @@ class Held:
     __slots__ = ("_key", "_shares")
 
     def __init__(self, shares: Shares, key: tuple[str, int]) -> None:
-        self._shares = shares
+        self._shares: Shares | None = shares
         self._key = key
 
     def release(self) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from litestar.types import Receive, Scope
+from litestar.types import HTTPScope, Receive
 
 from app.errors import CLIENT_CLOSED
 from app.gate.allowance import request_back
@@ -30,6 +30,7 @@ from app.request_id import request_id
 
 if TYPE_CHECKING:
     from app.gate.keeper import Gatekeeper
+    from app.gate.shares import Held
 
 #: The ``opt`` key a gated route's permission is kept under (set by ``v1_get``/``v1_post``).
 PERMISSION_OPT = "permission"
@@ -44,9 +45,9 @@ class GateRuntime:
 
     __slots__ = ("gatekeeper", "ledger")
 
-    def __init__(self) -> None:
-        self.gatekeeper: Gatekeeper | None = None
-        self.ledger: LedgerWriter | None = None
+    # Set by the lifespan before the app takes its first request.
+    gatekeeper: Gatekeeper
+    ledger: LedgerWriter
 
 
 TOO_MANY_REQUESTS = 429
@@ -63,8 +64,8 @@ class GateState:
     __slots__ = ("account_id", "has_body", "headers", "held", "ledger", "receive", "result", "scope")
 
     def __init__(
-        self, result: GateResult, account_id: int | None, scope: Scope, receive: Receive, has_body: bool,
-        ledger: LedgerWriter | None = None, headers: list[tuple[bytes, bytes]] | None = None,
+        self, result: GateResult, account_id: int | None, scope: HTTPScope, receive: Receive, has_body: bool,
+        ledger: LedgerWriter, headers: list[tuple[bytes, bytes]],
     ):
         self.result = result
         self.account_id = account_id
@@ -76,22 +77,24 @@ class GateState:
         #: Rate limits and credits used, for the response's headers.
         self.headers = headers
         #: The fair share the route declared (``app.gate.shares``), given back in ``finish``.
-        self.held = None
+        self.held: Held | None = None
 
     def finish(self, status: int) -> None:
         """The response went out with ``status``: give back its share, queue its ledger row."""
         if self.held is not None:
             self.held.release()
         result, scope, account_id = self.result, self.scope, self.account_id
+        org, key_id = result.organization_id, result.key_id
+        assert org is not None and key_id is not None  # a state is opened past the 401: the key was found
         charged = charges(status)
         self.ledger.record(copy_line(
-            result.organization_id, result.key_id,
+            org, key_id,
             account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None,
             scope["method"], scope["path_template"], status, result.debited and charged, result.at,
             request_id.get(), 1 if charged else 0,
         ))
         if not charged:
-            self.ledger.give_back(request_back(result.organization_id, result.at, credits=int(result.debited)))
+            self.ledger.give_back(request_back(org, result.at, credits=int(result.debited)))
 
 
 class MinuteView:
@@ -101,7 +104,7 @@ class MinuteView:
 
     __slots__ = ("at", "key_id", "ledger", "organization_id", "scope")
 
-    def __init__(self, organization_id: int, key_id: int, at: float, scope: Scope, ledger: LedgerWriter) -> None:
+    def __init__(self, organization_id: int, key_id: int, at: float, scope: HTTPScope, ledger: LedgerWriter) -> None:
         self.organization_id = organization_id
         self.key_id = key_id
         self.at = at  # when it was counted: unix seconds, the database's clock

@@ -33,7 +33,7 @@ async def campaigns_overview(request: Request, reader: StoreReader) -> Envelope[
     Rules: ``end_date`` must not be before ``start_date``. The deltas compare with the
     window of equal length just before (it starts no earlier than 1970-01-01).
     """
-    sourced = await campaigns.overview(reader, reader.window)
+    sourced = await campaigns.overview(reader, reader.date_window)
     return sourced.envelope(request)
 
 
@@ -50,7 +50,7 @@ async def campaigns_chart(request: Request, reader: StoreReader) -> Envelope[Cam
 
     Rules: ``end_date`` must not be before ``start_date``.
     """
-    sourced = await campaigns.chart(reader, reader.window)
+    sourced = await campaigns.chart(reader, reader.date_window)
     return sourced.envelope(request)
 
 

@@ -75,13 +75,13 @@ async def earnings_feed(
         raise bad_parameter("tips_source", "only allowed with type=tips")
     if marker_id is not None and marker is None:
         raise bad_parameter("marker_id", "only allowed with marker")
-    query = feeds.FeedQuery(reader.window.start, reader.window.end, type, tips_source, marker, marker_id)
+    query = feeds.FeedQuery(reader.date_window.start, reader.date_window.end, type, tips_source, marker, marker_id)
     sourced = await feeds.feed(reader, query)
     # start_date is pinned to this page's value: a default ("two years ago") recomputed on a
     # later page would move. The marker alone is exact (no page ends inside a second); the
     # deprecated marker_id is still read, no longer handed out.
     following = marker_next(sourced.data, member="nextMarker", param="marker",
-                            start_date=upstream_timestamp(reader.window.start))
+                            start_date=upstream_timestamp(reader.date_window.start))
     return sourced.envelope(request, following)
 
 
@@ -101,7 +101,7 @@ async def earnings_chart(request: Request, reader: StoreReader, by: FromQuery[Ch
     Rules: ``end_date`` must not be before ``start_date``. The delta compares with the
     window of equal length just before (it starts no earlier than 1970-01-01).
     """
-    sourced = await earnings.chart(reader, earnings.ChartQuery(by, reader.window.start, reader.window.end))
+    sourced = await earnings.chart(reader, earnings.ChartQuery(by, reader.date_window.start, reader.date_window.end))
     return sourced.envelope(request)
 
 

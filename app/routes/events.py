@@ -54,6 +54,7 @@ async def list_events(
     except ValueError as exc:
         raise bad_parameter("type", str(exc)) from None
     key_id = current_gate().result.key_id
+    assert key_id is not None  # past the gate: the key was found
     async with request.app.state.pool.connection() as conn:
         rows = await events.feed(conn, key_id, cursor, limit + 1, types)
     more = len(rows) > limit

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from litestar import Request
-from litestar.openapi.spec import OpenAPIHeader, OpenAPIMediaType, OpenAPIType, Schema
+from litestar.openapi.spec import OpenAPIHeader, OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Schema
 from litestar.params import FromQuery, Parameter
 
 from app.errors import ApiError
@@ -37,17 +37,18 @@ class ExportOperation(GatedOperation):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        answer = self.responses["200"]
+        answer = (self.responses or {})["200"]
+        assert isinstance(answer, OpenAPIResponse)  # Litestar's, with the headers AnswerOperation added
         answer.description = "The rows as a file: CSV (UTF-8, with a header row) or Parquet."
         answer.content = {
             media: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING, content_media_type=media))
             for media in FORMATS.values()
         }
-        answer.headers["Content-Disposition"] = OpenAPIHeader(
+        answer.headers = {**(answer.headers or {}), "Content-Disposition": OpenAPIHeader(
             schema=Schema(type=OpenAPIType.STRING),
             description='attachment; filename="<resource>-<account_id>.<format>"',
             required=True,
-        )
+        )}
 
 
 OUTSIDE_COVERAGE = error_spec(

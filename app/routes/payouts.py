@@ -39,7 +39,7 @@ async def chargebacks(
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
     listed (the pin of the first page).
     """
-    query = SnapshotQuery(reader.window.start, reader.window.end, offset, limit, marker)
+    query = SnapshotQuery(reader.date_window.start, reader.date_window.end, offset, limit, marker)
     sourced = await payouts.page(reader, payouts.CHARGEBACKS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query))
 
@@ -59,7 +59,8 @@ async def payout_requests(
     Rules: ``end_date`` must not be before ``start_date``; rows after ``marker`` are not
     listed (the pin of the first page).
     """
-    query = SnapshotQuery(reader.window.start, reader.window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
+    window = reader.date_window
+    query = SnapshotQuery(window.start, window.end, offset, payouts.PAYOUT_REQUESTS_PAGE_SIZE, marker)
     sourced = await payouts.page(reader, payouts.PAYOUT_REQUESTS, query)
     return sourced.envelope(request, snapshot_next(sourced.data, query, with_limit=False))
 

@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 from litestar import MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
+from litestar.openapi.spec import Operation, SecurityRequirement
 from litestar.response import Redirect
 from psycopg_pool import AsyncConnectionPool
 
@@ -116,8 +118,13 @@ def _refusals(*statuses: int) -> dict:
     return {status: error_spec(status, *own[status]) for status in statuses}
 
 
+class _Documented(TypedDict):
+    operation_class: type[Operation]
+    security: list[SecurityRequirement]
+
+
 #: The routes' document: their answers and each answer's headers (``app.gate.document``).
-DOCUMENTED = {"operation_class": AnswerOperation, "security": SECURITY}
+DOCUMENTED: _Documented = {"operation_class": AnswerOperation, "security": SECURITY}
 
 
 @get(PATH, tags=["system"], summary="Status page (HTML, admin keys)", exception_handlers={ApiError: _refusal},
@@ -138,6 +145,7 @@ async def status_page(request: Request) -> Response[str]:
         if key is not None:
             viewer = await store.viewer(conn, key_digest(key))
         else:
+            assert token  # a request with neither was answered above
             viewer = await store.session_viewer(conn, token_digest(token))
     if viewer is None and key is None:  # the session is over: forget its cookie
         response = _sign_in(request, SESSION_ENDED) if wants_html(request) else _refusal(

@@ -37,7 +37,7 @@ async def tracking_link_stats(
     Rules: ``date_end`` must not be before ``date_start``; an absent one leaves the window
     open on that side. An unknown link is a 404.
     """
-    query = campaigns.StatsQuery(link_id, reader.window)
+    query = campaigns.StatsQuery(link_id, reader.date_window)
     sourced = await campaigns.link_stats(reader, query)
     return sourced.envelope(request)
 

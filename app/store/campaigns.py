@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection
 
+from app.db.rows import one
 from app.errors import ApiError
 from app.params import EARLIEST, DateWindow
 from app.store.earnings import percent_change
@@ -78,7 +79,7 @@ def _series(days: list[date], sums: dict[date, tuple[int, int]], which: int) -> 
 
 async def _links_created(conn: AsyncConnection, account_id: int, start: datetime, end: datetime) -> int:
     cur = await conn.execute(_LINKS_CREATED_SQL, (account_id, start, end))
-    return (await cur.fetchone())[0]
+    return one(await cur.fetchone())[0]
 
 
 async def _chart_from_store(conn: AsyncConnection, account_id: int, window: DateWindow, now: datetime) -> dict:

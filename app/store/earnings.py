@@ -37,7 +37,7 @@ SECOND = timedelta(seconds=1)
 
 def _lane_filter(type_: str | None, tips_source: str | None) -> sql.Composable:
     """``AND type = .. AND tips_source = ..`` for what is given (nothing for "all")."""
-    parts = [sql.SQL("")]
+    parts: list[sql.Composable] = [sql.SQL("")]
     if type_ is not None:
         parts.append(sql.SQL(" AND type = {}").format(sql.Literal(type_)))
     if tips_source is not None:

@@ -211,6 +211,13 @@ class Reader:
     #: The process's batched reads on the read pool (``app.store.batched``).
     batched: BatchedReads | None = None
 
+    @property
+    def date_window(self) -> DateWindow:
+        """``window`` on a route that declares one (``windowed_reader``)."""
+        if self.window is None:
+            raise RuntimeError("this route declares no date window")
+        return self.window
+
     async def live(
         self,
         path: str,
@@ -268,7 +275,7 @@ class Reader:
             await self._remember(resource, remember, data)
         return Sourced(data, "upstream", fetched_at)
 
-    async def _remember(self, resource: str, remember, data) -> None:
+    async def _remember(self, resource: str | tuple[str, ...], remember, data) -> None:
         """Write a live answer into the store; a failure here must not fail the request."""
         try:
             async with self.pool.connection() as conn:

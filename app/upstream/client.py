@@ -257,7 +257,7 @@ class UpstreamClient:
         return self._http.build_request(
             method,
             build_path(path_template, filled),
-            params=encode_query(params),
+            params=tuple(encode_query(params)),  # a tuple: httpx's type for pairs (a list is invariant)
             headers=headers,
             content=content,
         )

@@ -12,9 +12,12 @@ import time
 
 class SandboxClock:
     def __init__(self, start: float | None = None, frozen: bool = False) -> None:
+        self._initial = (start, frozen)
+        self._start(start, frozen)
+
+    def _start(self, start: float | None, frozen: bool) -> None:
         self._offset = 0.0 if start is None else start - time.time()
         self._frozen_at: float | None = None
-        self._initial = (start, frozen)
         if frozen:
             self._frozen_at = self.now()
 
@@ -43,8 +46,7 @@ class SandboxClock:
         self.set(self.now() + seconds)
 
     def reset(self) -> None:
-        start, frozen = self._initial
-        self.__init__(start, frozen)
+        self._start(*self._initial)
 
     def describe(self) -> dict:
         from sandbox.core.timefmt import iso

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
+from litestar.types import ExceptionHandlersMap
 
 
 class SandboxError(Exception):
@@ -49,7 +50,7 @@ def _http_error(_: Request, exc: HTTPException) -> Response:
     return error_response(exc.status_code, str(exc.detail).lower() if exc.status_code == 404 else str(exc.detail))
 
 
-EXCEPTION_HANDLERS = {
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     SandboxError: _sandbox_error,
     ValidationException: _validation_error,
     HTTPException: _http_error,

@@ -6,6 +6,7 @@ Each raises :func:`sandbox.core.errors.bad_request` naming the parameter and its
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import overload
 
 from sandbox.core.errors import bad_request
 from sandbox.core.timefmt import DAY, TimeFormatError, parse_time
@@ -51,6 +52,14 @@ def bool_param(name: str, raw: str | None, default: bool | None = None) -> bool 
     if lowered in ("false", "0"):
         return False
     raise bad_request(name, "must be true or false")
+
+
+@overload
+def enum_param(name: str, raw: str | None, allowed: Iterable[str], default: str) -> str: ...
+
+
+@overload
+def enum_param(name: str, raw: str | None, allowed: Iterable[str], default: None = None) -> str | None: ...
 
 
 def enum_param(name: str, raw: str | None, allowed: Iterable[str], default: str | None = None) -> str | None:

@@ -145,7 +145,7 @@ class EarningsLedger:
         base = f"{PROFILE}/{self._username}"
         if kind == "subscribes":
             return f"Subscription from {who}"
-        if kind == "tips":
+        if kind == "tips" and source is not None:  # every tips lane names its source
             where = {
                 "profile": "",
                 "post_all": f' for <a href="{base}/posts/{m.ref}">post</a>',

@@ -73,6 +73,7 @@ class Posts:
         raw = " ".join(words).capitalize()
         tag = r.choice(_WORDS)
         text = f'<p>{raw} <a href="/search?q=%23{tag}">#{tag}</a></p>'
+        raw_text = f"{raw} #{tag}"
         media = []
         if not r.chance(0.3):
             for j in range(r.randint(1, 4)):
@@ -91,7 +92,7 @@ class Posts:
             "postedAt": iso(t),
             "postedAtPrecise": f"{t}.{micro:06d}",
             "text": text,
-            "rawText": f"{raw} #{tag}",
+            "rawText": raw_text,
             "canDelete": True,
             "canComment": True,
             "canEdit": True,
@@ -111,7 +112,7 @@ class Posts:
         return PostRecord(
             payload, t * 1_000_000 + micro, favorites, tips,
             frozenset(m["type"] for m in media), pinned, labels, archived, private_archived,
-            payload["rawText"].lower(),
+            raw_text.lower(),
         )
 
     def counters(self, now: int) -> dict:

@@ -18,6 +18,7 @@ from sandbox.core.timefmt import DAY, day_start, day_str, iso_z, month_start
 from sandbox.core.timeline import offset_page
 from sandbox.domain.charts import delta
 from sandbox.domain.links import TrackingLinks
+from sandbox.state import SandboxState
 
 
 def _series(links: TrackingLinks, first_day: int, last_day: int, now: int):
@@ -39,7 +40,7 @@ def _points(days, values) -> list[dict]:
 
 @get(paths.route(paths.CAMPAIGNS_CHART), sync_to_thread=False)
 def campaigns_chart(
-    account_id: int, sandbox: object, now: int, start_date: str | None = None, end_date: str | None = None
+    account_id: int, sandbox: SandboxState, now: int, start_date: str | None = None, end_date: str | None = None
 ) -> dict:
     lo, hi = window(start_date, end_date, now)
     days, clicks, claims = _series(sandbox.world(account_id).tracking_links, day_start(lo), day_start(hi), now)
@@ -48,7 +49,7 @@ def campaigns_chart(
 
 @get(paths.route(paths.CAMPAIGNS_OVERVIEW), sync_to_thread=False)
 def campaigns_overview(
-    account_id: int, sandbox: object, now: int, start_date: str | None = None, end_date: str | None = None
+    account_id: int, sandbox: SandboxState, now: int, start_date: str | None = None, end_date: str | None = None
 ) -> dict:
     lo, hi = window(start_date, end_date, now)
     links = sandbox.world(account_id).tracking_links
@@ -75,7 +76,7 @@ def campaigns_overview(
 
 @get(paths.route(paths.TRACKING_LINKS), sync_to_thread=False)
 def tracking_links(
-    account_id: int, sandbox: object, now: int, limit: str | None = None, offset: str | None = None
+    account_id: int, sandbox: SandboxState, now: int, limit: str | None = None, offset: str | None = None
 ) -> dict:
     size = int_param("limit", limit, 10, 1, 100)
     skip = int_param("offset", offset, 0, 0)
@@ -88,7 +89,7 @@ def tracking_links(
 def tracking_link_stats(
     account_id: int,
     link_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     date_start: str | None = None,
     date_end: str | None = None,

@@ -12,6 +12,7 @@ from sandbox.core.timefmt import iso
 from sandbox.core.timeline import Cursor, keyset_page
 from sandbox.domain.charts import buckets, delta, is_daily
 from sandbox.domain.earnings import CHART_BY, TIPS_SOURCES, TYPES, lanes_for
+from sandbox.state import SandboxState
 
 
 def _selected_lanes(type_: str | None, tips_source: str | None) -> tuple[int, ...]:
@@ -34,7 +35,7 @@ def _int_or_400(name: str, raw: str | None) -> int | None:
 @get(paths.route(paths.EARNINGS_TRANSACTIONS), sync_to_thread=False)
 def transactions(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     start_date: str | None = None,
     end_date: str | None = None,
@@ -61,21 +62,25 @@ def transactions(
     rows = [ledger.row(lanes[pos], i, now) for pos, i in page.rows]
     sandbox.stats["earnings.keys"] += page.keys_examined
     sandbox.stats["earnings.rows"] += len(rows)
-    last = page.rows[-1] if page.rows else None
-    last_tl = ledger.timelines[lanes[last[0]]] if last else None
+    next_marker: int | None = None
+    next_marker_id: str | None = None
+    if page.rows:
+        pos, i = page.rows[-1]
+        last_tl = ledger.timelines[lanes[pos]]
+        next_marker, next_marker_id = last_tl.time_of(i), str(last_tl.id_of(i))
     return {
         "list": rows,
         "marker": cursor_time if cursor_time is not None else (hi if descending else lo),
         "hasMore": page.has_more,
-        "nextMarker": last_tl.time_of(last[1]) if last else None,
-        "nextMarkerId": str(last_tl.id_of(last[1])) if last else None,
+        "nextMarker": next_marker,
+        "nextMarkerId": next_marker_id,
     }
 
 
 @get(paths.route(paths.EARNINGS_CHART), sync_to_thread=False)
 def chart(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     by: str | None = None,
     start_date: str | None = None,

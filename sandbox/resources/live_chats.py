@@ -30,6 +30,7 @@ from sandbox.resources.live_common import (
     offset_param,
     plain_text,
 )
+from sandbox.state import SandboxState
 
 DEFAULT_CHATS = 60
 DEFAULT_CHAT_LISTS = 8
@@ -207,7 +208,7 @@ def _passes_filter(chat: ChatState, name: str) -> bool:
 @get(paths.route(paths.CHATS), sync_to_thread=False)
 def list_chats(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     offset: str | None = None,
@@ -253,7 +254,9 @@ def list_chats(
 
 
 @get(paths.route(paths.CHAT_LISTS), sync_to_thread=False)
-def list_chat_lists(account_id: int, sandbox: object, limit: str | None = None, offset: str | None = None) -> dict:
+def list_chat_lists(
+    account_id: int, sandbox: SandboxState, limit: str | None = None, offset: str | None = None
+) -> dict:
     size = limit_param(limit, 10, 100)
     skip = offset_param(offset)
     page, has_more = offset_page(chat_lists(sandbox, account_id), skip, size)

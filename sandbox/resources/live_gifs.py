@@ -16,6 +16,7 @@ from app.upstream import paths
 from sandbox.core.rng import Rng, derive_key
 from sandbox.core.timefmt import DAY
 from sandbox.resources.live_common import limit_param, offset_page, offset_param
+from sandbox.state import SandboxState
 
 CATALOGUE = 1000
 TRENDING = 250  # trending GIFs of one day (pagination.total_count)
@@ -62,7 +63,7 @@ def trending_numbers(day: int) -> list[int]:
 
 
 @get(paths.route(paths.GIFS_TRENDING), sync_to_thread=False)
-def trending_gifs(sandbox: object, now: int, limit: str | None = None, offset: str | None = None) -> dict:
+def trending_gifs(sandbox: SandboxState, now: int, limit: str | None = None, offset: str | None = None) -> dict:
     size = limit_param(limit, 20, 50)
     skip = offset_param(offset)
     page, _ = offset_page(trending_numbers(now // DAY), skip, size)

@@ -27,6 +27,7 @@ from sandbox.resources.live_common import (
     plain_text,
     rate_timeline,
 )
+from sandbox.state import SandboxState
 
 MESSAGES_PER_DAY = 1.7  # non-round rates keep the rows off round clock times
 ID_BASE = 3_100_000_000
@@ -60,7 +61,7 @@ def message_row(seed: int, account_id: int, tl: Timeline, i: int) -> tuple[dict,
 @get(paths.route(paths.MESSAGES_STATS), sync_to_thread=False)
 def direct_message_stats(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     start_date: str | None = None,

@@ -25,6 +25,7 @@ from sandbox.core.timefmt import iso
 from sandbox.core.timeline import Timeline
 from sandbox.core.users import fan_id, fan_pool_size, user_link
 from sandbox.resources.live_common import limit_param, newest_visible, rate_timeline
+from sandbox.state import SandboxState
 
 NOTIFICATIONS_PER_DAY = 11.3  # non-round: rows off round clock times
 ID_BASE = 8_000_000_000
@@ -113,7 +114,7 @@ def _category(name: str, raw: str | None, allowed: tuple[str, ...]) -> str | Non
 @get(paths.route(paths.NOTIFICATIONS), sync_to_thread=False)
 def list_notifications(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     type: str | None = None,  # noqa: A002 - the upstream's parameter name
@@ -136,10 +137,11 @@ def list_notifications(
 
 
 @post(paths.route(paths.NOTIFICATIONS_MARK_READ), sync_to_thread=False, status_code=200)
-def mark_read(account_id: int, type: str, sandbox: object, now: int) -> dict:  # noqa: A002
+def mark_read(account_id: int, type: str, sandbox: SandboxState, now: int) -> dict:  # noqa: A002
     category = _category("type", type, MARKABLE)
     marks = read_marks(sandbox, account_id)
-    marks[category] = max(marks.get(category, -1), now)
+    if category is not None:  # an empty type names no category: nothing to mark
+        marks[category] = max(marks.get(category, -1), now)
     counters = Feed(sandbox, account_id, now).unread_counters()
     return {"counters": counters, "hasSystemNotifications": counters["system"] > 0, "success": True}
 

@@ -17,6 +17,7 @@ from sandbox.domain.charts import buckets, delta, is_daily
 from sandbox.domain.earnings import lanes_for
 from sandbox.resources.live_common import activity_sums
 from sandbox.resources.live_promotions import promos_in
+from sandbox.state import SandboxState
 
 BY = ("earnings", "posts", "streams", "visitors", "massMessages", "story", "promo")
 # Which earnings lanes each card's money is made of.
@@ -133,7 +134,7 @@ class Overview:
 @get(paths.route(paths.EARNINGS_OVERVIEW), sync_to_thread=False)
 def earnings_overview(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     start_date: str | None = None,
     end_date: str | None = None,

@@ -21,6 +21,7 @@ from sandbox.core.timeline import Timeline
 from sandbox.core.timeline import offset_page as timeline_offset_page
 from sandbox.core.users import PROFILE
 from sandbox.resources.live_common import limit_param, newest_visible, offset_page, offset_param, rate_timeline
+from sandbox.state import SandboxState
 
 PROMOS_PER_DAY = 0.093  # non-round: rows off round clock times
 TRIALS_PER_DAY = 0.047
@@ -130,7 +131,7 @@ def promos_in(sandbox, account_id: int, lo: int, hi: int) -> list[Promo]:
 @get(paths.route(paths.REACH_PROMOTIONS), sync_to_thread=False)
 def promotions_history(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     offset: str | None = None,
@@ -150,7 +151,7 @@ def promotions_history(
 
 @get(paths.route(paths.PROMOTIONS_TRIALS), sync_to_thread=False)
 def promotions_and_trials(
-    account_id: int, sandbox: object, now: int, limit: str | None = None, offset: str | None = None
+    account_id: int, sandbox: SandboxState, now: int, limit: str | None = None, offset: str | None = None
 ) -> dict:
     size = limit_param(limit, 100, 200)
     skip = offset_param(offset)

@@ -15,6 +15,7 @@ from sandbox.core.rng import Rng, derive_key
 from sandbox.core.timefmt import iso
 from sandbox.domain.charts import buckets, delta, is_daily
 from sandbox.resources.live_common import activity_sums
+from sandbox.state import SandboxState
 
 BY = ("total", "guests", "users", "subscribers")
 DEFAULT_TOP = 10  # what limit=0 selects
@@ -58,7 +59,7 @@ def country_split(seed: int, account_id: int, sums: dict[str, int]) -> list[tupl
 @get(paths.route(paths.REACH_PROFILE_VISITORS), sync_to_thread=False)
 def profile_visitors(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     start_date: str | None = None,
     end_date: str | None = None,

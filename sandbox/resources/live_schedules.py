@@ -15,6 +15,7 @@ from sandbox.core.rng import Rng, derive_key
 from sandbox.core.timefmt import DAY, iso
 from sandbox.core.timeline import Timeline
 from sandbox.resources.live_common import html_text, limit_param, plain_text, rate_timeline
+from sandbox.state import SandboxState
 
 SCHEDULED_PER_DAY = 2.9  # non-round: rows off round clock times
 SCHEDULE_ID_BASE = 6_000_000
@@ -50,7 +51,7 @@ def scheduled_item(seed: int, account_id: int, tl: Timeline, i: int) -> dict:
 
 
 @get(paths.route(paths.SCHEDULES_LATER_CHAT), sync_to_thread=False)
-def later_chats(account_id: int, sandbox: object, now: int, limit: str | None = None) -> dict:
+def later_chats(account_id: int, sandbox: SandboxState, now: int, limit: str | None = None) -> dict:
     size = limit_param(limit, 10, 50)
     tl = scheduled_timeline(sandbox, account_id)
     seed = sandbox.seed

@@ -26,6 +26,7 @@ from sandbox.resources.live_common import (
     offset_param,
     rate_timeline,
 )
+from sandbox.state import SandboxState
 
 UPLOADS_PER_DAY = 19.3  # non-round: rows off round clock times
 UPLOAD_ID_BASE = 4_000_000_000
@@ -92,10 +93,10 @@ def vault_lists(sandbox, account_id: int, now: int) -> list[VaultList]:
     out = []
     for k, (name, kind) in enumerate(SYSTEM_LISTS):
         r = Rng(key, k)
-        counts = [r.randint(0, 300), r.randint(0, 1500), r.randint(0, 40), r.randint(0, 20)]
+        counts = (r.randint(0, 300), r.randint(0, 1500), r.randint(0, 40), r.randint(0, 20))
         if kind == "uploads":  # uploads are videos; they land here once converted
-            counts[0] = finished_uploads(sandbox, account_id, uploads_timeline(sandbox, account_id), now)
-        out.append(VaultList(VAULT_LIST_ID_BASE + k, kind, name, tuple(counts), True))
+            counts = (finished_uploads(sandbox, account_id, uploads_timeline(sandbox, account_id), now), *counts[1:])
+        out.append(VaultList(VAULT_LIST_ID_BASE + k, kind, name, counts, True))
     for k in range(sandbox.profile(account_id).size("vault_lists", DEFAULT_CUSTOM_LISTS)):
         r = Rng(key, 100 + k)
         name = numbered_name(_CUSTOM_NAMES, k)
@@ -123,7 +124,7 @@ def vault_list_item(vl: VaultList) -> dict:
 
 
 @get(paths.route(paths.VAULT_MEDIA_PROCESSING), sync_to_thread=False)
-def media_processing(account_id: int, sandbox: object, now: int) -> dict:
+def media_processing(account_id: int, sandbox: SandboxState, now: int) -> dict:
     tl = uploads_timeline(sandbox, account_id)
     converting = processing_indexes(sandbox, account_id, tl, now)
     return {"list": [processing_item(sandbox.seed, account_id, tl, i) for i in converting]}
@@ -132,7 +133,7 @@ def media_processing(account_id: int, sandbox: object, now: int) -> dict:
 @get(paths.route(paths.VAULT_LISTS), sync_to_thread=False)
 def list_vault_lists(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     offset: str | None = None,

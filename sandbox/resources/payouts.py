@@ -8,6 +8,7 @@ from app.upstream import paths
 from sandbox.core.errors import bad_request
 from sandbox.core.params import int_param, window
 from sandbox.core.timeline import offset_page
+from sandbox.state import SandboxState
 
 PAYOUT_PAGE = 10
 
@@ -28,7 +29,7 @@ def _snapshot_page(sandbox, timeline, start_date, end_date, marker, offset, limi
 @get(paths.route(paths.PAYOUTS_CHARGEBACKS), sync_to_thread=False)
 def chargebacks(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     start_date: str | None = None,
     end_date: str | None = None,
@@ -48,7 +49,7 @@ def chargebacks(
 @get(paths.route(paths.PAYOUTS_REQUESTS), sync_to_thread=False)
 def payout_requests(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     start_date: str | None = None,
     end_date: str | None = None,

@@ -11,6 +11,7 @@ from app.upstream import paths
 from sandbox.core.errors import bad_request
 from sandbox.core.params import bool_param, enum_param
 from sandbox.domain.posts import PostRecord
+from sandbox.state import SandboxState
 
 # order -> (sort key, ascending?). Keys are ascending tuples; desc orders negate. The post
 # id breaks ties of postedAtPrecise (possible only on an account with ``ties``), so every
@@ -81,7 +82,7 @@ def select(posts: list[PostRecord], media_type, label, exclude_label, query, pin
 @get(paths.route(paths.POSTS), sync_to_thread=False)
 def posts(
     account_id: int,
-    sandbox: object,
+    sandbox: SandboxState,
     now: int,
     limit: str | None = None,
     media_type: str | None = None,

@@ -168,7 +168,9 @@ async def _export(ctx: SyncContext, run: ClaimedRun, accounts: list[int]) -> tup
     """One file per (account, resource) whose window holds complete coverage."""
     resources = [run.resource] if run.resource else list(EXPORTABLE)
     since = parse_since(run.since)
-    directory = Path(run.export_dir)
+    # The schedules table's check: an export names both.
+    assert run.export_dir is not None and run.export_format is not None
+    directory, export_format = Path(run.export_dir), run.export_format
     files, skipped, total = [], [], 0
     async with ctx.pool.connection() as conn:
         previous = {} if since else await store.last_export_ends(conn, run.schedule_id)
@@ -192,7 +194,7 @@ async def _export(ctx: SyncContext, run: ClaimedRun, accounts: list[int]) -> tup
                     continue
                 start, end = window_inside(coverage, resource, start, coverage.end)
                 path, rows = await write_export_file(
-                    conn, account_id, resource, run.export_format, start, end, directory,
+                    conn, account_id, resource, export_format, start, end, directory,
                     batch=ctx.settings.export_batch_rows,
                 )
                 total += rows

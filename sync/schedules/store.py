@@ -28,6 +28,7 @@ import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
+from app.db.rows import one
 from sync.schedules.timing import next_due
 from sync.state import jsonb
 
@@ -68,7 +69,7 @@ class ClaimedRun:
 
 
 def add(conn: psycopg.Connection, new: NewSchedule, now: datetime) -> int:
-    row = conn.execute(
+    row = one(conn.execute(
         """
         INSERT INTO schedules (organization_id, account_id, resource, action, cron, timezone,
                                since, export_format, export_dir, next_run_at)
@@ -76,7 +77,7 @@ def add(conn: psycopg.Connection, new: NewSchedule, now: datetime) -> int:
         """,
         (new.organization_id, new.account_id, new.resource, new.action, new.cron, new.timezone,
          new.since, new.export_format, new.export_dir, next_due(new.cron, new.timezone, now)),
-    ).fetchone()
+    ).fetchone())
     return row[0]
 
 
@@ -190,8 +191,8 @@ async def claim(conn: AsyncConnection, owner: str, now: datetime, lease_seconds:
         params = {"id": s["id"], "due_at": due_at, "next_run_at": next_run_at, "now": now,
                   "failures": failures, "owner": owner, "lease": lease_seconds}
         await conn.execute(_TAKE, params)
-        cur = await conn.execute(_START_RUN, params)
-        run_id, attempt, started_at = await cur.fetchone()
+        started = await conn.execute(_START_RUN, params)
+        run_id, attempt, started_at = one(await started.fetchone())
     return ClaimedRun(
         run_id=run_id, schedule_id=s["id"], organization_id=s["organization_id"],
         account_id=s["account_id"], resource=s["resource"], action=s["action"], since=s["since"],
@@ -295,7 +296,7 @@ async def requests_outcome(conn: AsyncConnection, keys: list[str], kind: str) ->
         """,
         (keys,),
     )
-    pending, error = await cur.fetchone()
+    pending, error = one(await cur.fetchone())
     return pending, error
 
 
@@ -310,7 +311,7 @@ async def sync_rows(conn: AsyncConnection, keys: list[str], kind: str, since: da
         """,
         (kind, since, keys),
     )
-    read, changed = await cur.fetchone()
+    read, changed = one(await cur.fetchone())
     return int(read), int(changed)
 
 

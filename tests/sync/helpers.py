@@ -5,11 +5,12 @@ Keys per resource as docs/upstream.md ("Ground truth") defines them.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import psycopg
 
 from app.crypto.keyring import Keyring
+from app.db.rows import one
 from sandbox.core.checksum import checksum
 from tests.fixtures.database import TEST_SECRET_KEYS
 
@@ -63,13 +64,12 @@ def store_truth(conn: psycopg.Connection, account_id: int, resource: str, start:
     _, column, key = RESOURCES[resource]
     lo = datetime.fromtimestamp(start, UTC)
     hi = datetime.fromtimestamp(end, UTC)
-    if column == "date":
-        lo, hi = lo.date(), hi.date()
+    bounds: tuple[date, date] = (lo.date(), hi.date()) if column == "date" else (lo, hi)
     extra = "link_id," if resource == "tracking_link_daily_stats" else ""
     sql = (f"SELECT {extra} payload FROM {resource} WHERE account_id = %s "
            f"AND {column} BETWEEN %s AND %s {where}")
     with conn.cursor(row_factory=psycopg.rows.dict_row) as cur:
-        cur.execute(sql, (account_id, lo, hi, *params))
+        cur.execute(sql, (account_id, *bounds, *params))
         return checksum(key(row["payload"], row) for row in cur)
 
 
@@ -86,10 +86,10 @@ def _iso(seconds: int) -> str:
 
 def add_account(conn: psycopg.Connection, account_id: int) -> None:
     """An organization and an active account whose upstream token the sandbox accepts."""
-    (org,) = conn.execute(
+    (org,) = one(conn.execute(
         "INSERT INTO organizations (name, limit_minute, limit_day) VALUES (%s, 1000, 50000) RETURNING id",
         (f"org-{account_id}",),
-    ).fetchone()
+    ).fetchone())
     conn.execute(
         "INSERT INTO accounts (id, organization_id, upstream_token) VALUES (%s, %s, %s)",
         (account_id, org, Keyring([TEST_SECRET_KEYS]).encrypt(f"sandbox-{account_id}")),

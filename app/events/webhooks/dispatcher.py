@@ -24,6 +24,7 @@ import random
 import time
 
 import httpx
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.crypto.keyring import Keyring, UnreadableSecret, keyring_for
@@ -62,6 +63,11 @@ class Dispatcher:
         self._busy: dict[int, asyncio.Task] = {}
         self._last_prune = 0.0
 
+    def _connection(self) -> contextlib.AbstractAsyncContextManager[AsyncConnection]:
+        if self.pool is None:
+            raise RuntimeError("this dispatcher has no pool: it only sends (send_test)")
+        return self.pool.connection()
+
     @functools.cached_property
     def keyring(self) -> Keyring:
         """The keys of the endpoints' stored secrets (loaded at the first delivery; ``relay
@@ -91,18 +97,21 @@ class Dispatcher:
         room = self.settings.webhook_concurrency - len(self._busy)
         if room <= 0:
             return
-        async with self.pool.connection() as conn:
+        async with self._connection() as conn:
             await conn.set_autocommit(True)
             claimed = await queue.claim(conn, self.worker, room, LEASE_SECONDS)
         for endpoint in claimed:
             task = asyncio.create_task(self._deliver_all(endpoint))
             self._busy[endpoint["id"]] = task
-            task.add_done_callback(lambda _, key=endpoint["id"]: self._busy.pop(key, None))
+            task.add_done_callback(functools.partial(self._finished, endpoint["id"]))
+
+    def _finished(self, endpoint_id: int, _task: asyncio.Task) -> None:
+        self._busy.pop(endpoint_id, None)
 
     async def _deliver_all(self, endpoint: dict) -> None:
         """Deliver the endpoint's pending events in order until one fails or none is left."""
         try:
-            async with self.pool.connection() as conn:
+            async with self._connection() as conn:
                 await conn.set_autocommit(True)
                 attempts = endpoint["attempts"]
                 while events := await queue.next_events(conn, endpoint["id"], BATCH):
@@ -172,7 +181,7 @@ class Dispatcher:
         process); rows deleted per job, None for a job not run now."""
         settings = self.settings
         deleted: dict[str, int | None] = {}
-        async with self.pool.connection() as conn:
+        async with self._connection() as conn:
             await conn.set_autocommit(True)
             for job, table, column, days in (
                 ("events_prune", "events", "occurred_at", settings.events_retention_days),

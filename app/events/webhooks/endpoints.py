@@ -11,6 +11,7 @@ from psycopg.rows import dict_row
 
 from app.admin.service import AdminError
 from app.crypto.keyring import Keyring
+from app.db.rows import one
 from app.events.types import EVENT_TYPES
 from app.events.webhooks.addresses import RefusedURL, checked_url, refused_now
 from app.events.webhooks.queue import LOG_ATTEMPT
@@ -55,7 +56,7 @@ def add_endpoint(
     secret = new_secret()
     # Starts after the newest event: an endpoint receives what happens once it exists
     # (``redeliver --since`` sends older ones).
-    (endpoint_id,) = conn.execute(
+    (endpoint_id,) = one(conn.execute(
         """
         INSERT INTO webhook_endpoints (organization_id, url, event_types, secret, cursor_tx, cursor_id)
         SELECT %s, %s, %s, %s, coalesce(max(tx), 0), coalesce(max(id), 0) FROM (
@@ -63,7 +64,7 @@ def add_endpoint(
         RETURNING id
         """,
         (org_id, url, types, keyring.encrypt(secret), org_id),
-    ).fetchone()
+    ).fetchone())
     return endpoint_id, secret
 
 
@@ -111,14 +112,14 @@ def redeliver(conn: psycopg.Connection, endpoint_id: int, since: datetime) -> in
     )
     if cur.rowcount == 0:
         raise AdminError(f"no webhook endpoint {endpoint_id}")
-    (queued,) = conn.execute(
+    (queued,) = one(conn.execute(
         """
         SELECT count(*) FROM events e JOIN webhook_endpoints w ON w.organization_id = e.organization_id
         WHERE w.id = %s AND (e.tx, e.id) > (w.cursor_tx, w.cursor_id)
           AND (w.event_types IS NULL OR e.type = ANY(w.event_types))
         """,
         (endpoint_id,),
-    ).fetchone()
+    ).fetchone())
     return queued
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
+from app.db.rows import one
 from app.events.feed import HORIZON_SQL
 
 _PENDING = f"""
@@ -126,7 +127,7 @@ async def prune(conn: AsyncConnection, job: str, table: str, column: str, days: 
     seconds (one process at a time: an advisory lock); leaves a ``maintenance_runs`` row."""
     async with conn.transaction():
         cur = await conn.execute("SELECT pg_try_advisory_xact_lock(hashtext(%s))", (job,))
-        (locked,) = await cur.fetchone()
+        (locked,) = one(await cur.fetchone())
         if not locked:
             return None
         cur = await conn.execute(_PRUNE.format(table=table, column=column),

@@ -121,8 +121,10 @@ class CheckedTransport(httpx.AsyncBaseTransport):
             url=httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
             headers=request.headers.raw, content=request.stream, extensions=request.extensions,
         ))
+        body = answer.stream
+        assert isinstance(body, typing.AsyncIterable)  # the async pool's bodies are read asynchronously
         return httpx.Response(status_code=answer.status, headers=answer.headers,
-                              stream=_Body(answer.stream), extensions=answer.extensions)
+                              stream=_Body(body), extensions=answer.extensions)
 
     async def aclose(self) -> None:
         await self._pool.aclose()
