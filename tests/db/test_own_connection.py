@@ -43,4 +43,5 @@ async def test_a_failed_setup_leaves_no_connection_open(pool, db):
         await own.get()
     # Closed, not left to the garbage collector (the error's traceback, kept here as a
     # logged error keeps it, still holds the frame that opened it).
-    assert failed.value is not None and opened(db) == 0 and not own.usable
+    assert failed.value is not None and not own.usable
+    wait_for(lambda: opened(db) == 0, 5, "the closed connection's backend to end", every=0.02)
