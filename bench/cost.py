@@ -1,6 +1,7 @@
 """Where a store page's CPU goes: the same page through each layer, in-process (by hand).
 
     python -m bench.cost [--rows 50000] [--clients 32] [--seconds 4] [--rounds 3]
+    BENCH_COST_PROFILE=DIR python -m bench.cost ...   # also cProfile each variant into DIR
 
 ``make bench`` compares req/s over HTTP, which on a small machine shared with other work
 swings by tens of percent from run to run. This bench asks the narrower, steadier question
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -118,8 +121,15 @@ async def _drive(variant: str, account: int, key: str, markers: tuple[int, int],
 
     callers = [asyncio.create_task(caller()) for _ in range(clients)]
     await asyncio.sleep(1.0)  # warm-up: pool filled, statements prepared
+    profile_dir = os.environ.get("BENCH_COST_PROFILE")  # by hand: where each variant's pstats go
+    profiler = cProfile.Profile() if profile_dir else None
     first, cpu0, wall0 = done, time.process_time(), time.perf_counter()
+    if profiler:
+        profiler.enable()
     await asyncio.sleep(seconds)
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(Path(profile_dir) / f"{variant}.pstats")
     served, cpu, wall = done - first, time.process_time() - cpu0, time.perf_counter() - wall0
     stop = True
     await asyncio.gather(*callers)
