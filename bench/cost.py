@@ -127,7 +127,7 @@ async def _drive(variant: str, account: int, key: str, markers: tuple[int, int],
     if profiler:
         profiler.enable()
     await asyncio.sleep(seconds)
-    if profiler:
+    if profiler and profile_dir:
         profiler.disable()
         profiler.dump_stats(Path(profile_dir) / f"{variant}.pstats")
     served, cpu, wall = done - first, time.process_time() - cpu0, time.perf_counter() - wall0

@@ -48,7 +48,7 @@ BOOKKEEPING = f"""
            rows_updated = rows_updated + counts.updated,
            rows_unchanged = rows_unchanged + %(staged)s - counts.inserted - counts.updated
     FROM counts
-    WHERE id = %(run_id)s
+    WHERE account_id = %(account_id)s AND id = %(run_id)s
 )"""
 #: What :data:`BOOKKEEPING` adds to the statement's answer: 1 when the fence held.
 BOOKKEEPING_COLUMNS = ", (SELECT count(*) FROM fence)"
@@ -146,9 +146,9 @@ async def finish_run(
             """
             UPDATE sync_runs SET status = %s, finished_at = now(), retries = %s, error = %s,
                    details = details || %s
-            WHERE id = %s
+            WHERE account_id = %s AND id = %s
             """,
-            (status, retries, error, jsonb({"complete": complete}), run_id),
+            (status, retries, error, jsonb({"complete": complete}), account_id, run_id),
         )
         if status == "succeeded":
             await conn.execute(

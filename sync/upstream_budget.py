@@ -22,13 +22,15 @@ import asyncio
 from psycopg_pool import AsyncConnectionPool
 
 # Refill, then take one token; tokens may go negative (slots promised to waiting callers).
+# The clock is read once, in VALUES, and the update uses it as excluded.updated_at: Citus
+# refuses functions that are not IMMUTABLE in DO UPDATE SET (docs/scaling.md, item 5).
 _RESERVE = """
 INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
 VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
 ON CONFLICT (account_id) DO UPDATE
 SET tokens = least(%(burst)s, b.tokens
-                   + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) - 1,
-    updated_at = clock_timestamp()
+                   + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) - 1,
+    updated_at = excluded.updated_at
 RETURNING tokens
 """
 
@@ -38,10 +40,10 @@ INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
 VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
 ON CONFLICT (account_id) DO UPDATE
 SET tokens = least(%(burst)s, b.tokens
-                   + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) - 1,
-    updated_at = clock_timestamp()
+                   + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) - 1,
+    updated_at = excluded.updated_at
 WHERE least(%(burst)s, b.tokens
-            + extract(epoch FROM clock_timestamp() - b.updated_at) * %(rate)s) >= least(%(burst)s, 1) + %(spare)s
+            + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) >= least(%(burst)s, 1) + %(spare)s
 RETURNING tokens
 """
 

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    PrimaryKeyConstraint,
     SmallInteger,
     Text,
     UniqueConstraint,
@@ -199,9 +200,9 @@ class SyncState(Base):
         "last_error", "last_error_at",
     ))}
 
-    account_id: Mapped[int] = mapped_column(
-        BigInteger, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
-    )
+    # No foreign key to accounts: a distributed table cannot reference a coordinator table
+    # (docs/scaling.md, item 3; migration 0021). Nothing deletes accounts.
+    account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     resource: Mapped[str] = mapped_column(Text, primary_key=True)
     cursor: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     # The time range the store holds completely for this (account, resource).
@@ -219,7 +220,7 @@ class SyncRun(Base):
 
     __tablename__ = "sync_runs"
 
-    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    id: Mapped[int] = mapped_column(BigInteger, Identity())
     account_id: Mapped[int] = mapped_column(BigInteger)
     resource: Mapped[str] = mapped_column(Text)
     kind: Mapped[str] = mapped_column(Text)
@@ -236,6 +237,9 @@ class SyncRun(Base):
     details: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
 
     __table_args__ = (
+        # The account first: Citus requires a distributed table's key to hold its
+        # distribution column (docs/scaling.md; migration 0021). Statements by run name both.
+        PrimaryKeyConstraint("account_id", "id"),
         CheckConstraint(
             "status IN ('running', 'succeeded', 'failed', 'abandoned')", name="known_status"
         ),

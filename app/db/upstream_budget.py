@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Double, ForeignKey, func
+from sqlalchemy import BigInteger, Double, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
@@ -20,8 +20,7 @@ from app.db.base import Base
 class UpstreamBudget(Base):
     __tablename__ = "upstream_budget"
 
-    account_id: Mapped[int] = mapped_column(
-        BigInteger, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
-    )
+    # No foreign key to accounts: distributed by account on Citus (docs/scaling.md, item 3).
+    account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     tokens: Mapped[float] = mapped_column(Double)
     updated_at: Mapped[datetime] = mapped_column(server_default=func.clock_timestamp())

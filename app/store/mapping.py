@@ -16,7 +16,9 @@ may import), derived from its model's declaration (``app/db/declaration.py``):
   staged with COPY (``sync/writers.py``) and adds its run id and counters.
 
 Unchanged rows are not rewritten (``IS DISTINCT FROM``), so ``last_synced_at`` keeps
-meaning "last changed".
+meaning "last changed". A changed row takes the time from the row it was given
+(``excluded.last_synced_at``, its column default ``now()``): Citus refuses a function that is
+not IMMUTABLE in ``DO UPDATE SET`` (docs/scaling.md, "What the survey found", item 5).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ FROM (SELECT {selected}
       FROM {source}) AS page
 ORDER BY {key}
 ON CONFLICT ({key}) DO UPDATE SET
-    {", ".join(assignments)}, last_synced_at = now()
+    {", ".join(assignments)}, last_synced_at = excluded.last_synced_at
 WHERE ({", ".join(f"t.{c}" for c in compared)})
       IS DISTINCT FROM ({", ".join(f"excluded.{c}" for c in compared)})"""
 
