@@ -244,6 +244,7 @@ class SyncRun(Base):
             "status IN ('running', 'succeeded', 'failed', 'abandoned')", name="known_status"
         ),
         Index(None, "account_id", "resource", "started_at"),
+        {"info": per_account(analysts=False)},
     )
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import Table
 
 from app.db.metadata import metadata
 from app.db.rows import one
-from app.db.tenancy import analyst_columns, per_account_tables
+from app.db.tenancy import analyst_columns, visible_to_analysts
 
 #: The analyst views (migrations 0004 and 0015). Each is ``security_invoker``, so the
 #: querying role's row-level security applies to the tables it reads.
@@ -33,7 +33,7 @@ ANALYST_VIEWS = (
 def analyst_tables() -> list[Table]:
     """What analysts read besides the views: every per-account table (the synced tables,
     the rollups, the columns of ``sync_state`` behind ``sync_coverage``)."""
-    return per_account_tables(metadata)
+    return visible_to_analysts(metadata)
 
 
 def analyst_relations() -> list[str]:

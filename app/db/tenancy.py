@@ -6,7 +6,8 @@ table gets it from ``SyncedRow``). That one declaration says:
 - which column names the account: analysts' roles see only the rows of the accounts of
   their organization (the policy below; migration 0015), and it is the column the table
   will be distributed by on Citus (docs/scaling.md);
-- which columns analysts may read (default: all; ``relay db grant-readonly`` grants them).
+- which columns analysts may read (default: all; ``relay db grant-readonly`` grants them),
+  or none (``analysts=False``: the sync's bookkeeping, ``sync_runs`` and ``upstream_budget``).
 
 Row-level security applies only to roles that neither own the tables nor are superusers:
 the API, the workers and migrations connect as the owner, so their queries and plans are
@@ -33,15 +34,23 @@ _USING = (
 )
 
 
-def per_account(column: str = "account_id", analyst_columns: tuple[str, ...] | None = None) -> dict:
+def per_account(column: str = "account_id", analyst_columns: tuple[str, ...] | None = None, *,
+                analysts: bool = True) -> dict:
     """``Table.info`` of a table whose rows belong to the account in ``column``;
-    ``analyst_columns`` limits what analysts may read (None: every column)."""
-    return {PER_ACCOUNT: {"column": column, "analyst_columns": analyst_columns}}
+    ``analyst_columns`` limits what analysts may read (None: every column); ``analysts``
+    False: bookkeeping analysts do not read at all (no grant, no policy), distributed with
+    the account's other tables all the same."""
+    return {PER_ACCOUNT: {"column": column, "analyst_columns": analyst_columns, "analysts": analysts}}
 
 
 def per_account_tables(metadata: MetaData) -> list[Table]:
     """Every table declared per-account, in dependency order."""
     return [t for t in metadata.sorted_tables if PER_ACCOUNT in t.info]
+
+
+def visible_to_analysts(metadata: MetaData) -> list[Table]:
+    """The per-account tables analysts read (row-level security, ``relay db grant-readonly``)."""
+    return [t for t in per_account_tables(metadata) if t.info[PER_ACCOUNT]["analysts"]]
 
 
 def account_column(table: Table) -> str:

@@ -15,10 +15,12 @@ from sqlalchemy import BigInteger, Double, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
+from app.db.tenancy import per_account
 
 
 class UpstreamBudget(Base):
     __tablename__ = "upstream_budget"
+    __table_args__ = {"info": per_account(analysts=False)}
 
     # No foreign key to accounts: distributed by account on Citus (docs/scaling.md, item 3).
     account_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

@@ -12,10 +12,9 @@ from click.testing import CliRunner
 from psycopg import sql
 
 from app.cli import main
-from app.db.metadata import metadata
 from app.db.readonly import ANALYST_VIEWS, analyst_relations, analyst_tables
 from app.db.synced import SyncedRow
-from app.db.tenancy import POLICY, per_account_tables
+from app.db.tenancy import POLICY
 from tests.db.conftest import accounts_seen, as_role, drop_role, fill_every_analyst_table, grant_readonly
 from tests.store.conftest import write_page
 
@@ -118,7 +117,7 @@ def test_without_org_the_role_reads_every_organization_and_with_org_it_narrows(d
 
 
 def test_every_declared_table_has_the_policy_and_every_view_invokes_with_the_readers_rights(db):
-    declared = {t.name for t in per_account_tables(metadata)}
+    declared = {t.name for t in analyst_tables()}
     assert {t.__tablename__ for t in SyncedRow.__subclasses__()} <= declared
     secured = {name for (name,) in db.execute(
         "SELECT c.relname FROM pg_class c JOIN pg_policy p ON p.polrelid = c.oid"

@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from app.db.declaration import declaration, key_of, payload_columns, synced_tables
 from app.db.metadata import metadata
 from app.db.migrate import alembic_config
-from app.db.tenancy import distribution_column, per_account_tables
+from app.db.tenancy import distribution_column, per_account_tables, visible_to_analysts
 from app.events.types import EVENT_TYPES
 from app.exports.columns import RESOURCES
 from app.store.mapping import TABLES
@@ -68,9 +68,9 @@ def test_the_event_types_are_those_the_triggers_write(database_url):
     assert {t for t in triggers if t.startswith("events_on_")} == expected
 
 
-def test_row_security_covers_every_per_account_table(database_url):
+def test_row_security_covers_every_table_analysts_read(database_url):
     frozen = set(_migration("0015_analyst_row_security")._TABLES)  # later tables: their own migrations
-    per_account = {t.name for t in per_account_tables(metadata)}
+    per_account = {t.name for t in visible_to_analysts(metadata)}
     assert frozen <= per_account
     with psycopg.connect(database_url) as conn:
         secured = {name for (name,) in conn.execute(
@@ -88,6 +88,15 @@ def test_a_distributed_table_holds_its_distribution_column_in_every_unique_key(t
     for constraint in table.constraints:
         if constraint.__class__.__name__ == "UniqueConstraint":
             assert column in {c.name for c in constraint.columns}, constraint
+
+
+def test_the_distributed_tables_are_layout_b_of_the_scaling_doc():
+    """docs/scaling.md's recommended layout: the account's tables distributed by account_id
+    and co-located, every other table a plain table on the coordinator."""
+    distributed = {t.name for t in metadata.sorted_tables if distribution_column(t)}
+    assert distributed == {"earnings", "chargebacks", "payout_requests", "posts", "tracking_links",
+                           "tracking_link_daily_stats", "earnings_daily", "posts_counters", "sync_state",
+                           "sync_runs", "upstream_budget"}
 
 
 def test_the_other_tables_stay_on_the_coordinator():
