@@ -1,6 +1,6 @@
 """The house's shape, drawn from the code itself (docs/architecture.md): no import cycle among
-the modules of app/ and sync/, the store apart from the gate and the live relay, and no
-module over 400 lines."""
+the modules of app/ and sync/, the store apart from the gate and the live relay, only
+Litestar's public API, and no module over 400 lines."""
 
 from __future__ import annotations
 
@@ -97,6 +97,18 @@ def test_the_store_depends_on_neither_the_gate_nor_the_live_relay():
     for module, targets in graph.items():
         if module.startswith("app.store"):
             assert not {t for t in targets if t.startswith(("app.gate", "app.live"))}, module
+
+
+def test_no_litestar_internals():
+    """Only Litestar's public API: its private modules change without notice."""
+    private = set()
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            private |= {(name, m) for m in modules
+                        if m.startswith("litestar") and any(part.startswith("_") for part in m.split("."))}
+    assert private == set()
 
 
 def test_no_module_is_over_400_lines():
