@@ -20,7 +20,7 @@ from app.db.migrate import downgrade, upgrade
 from app.setting_values import SettingsError
 from app.settings import Settings
 from sync.cli import run_until_idle
-from tests.fixtures.api import auth
+from tests.fixtures.api import auth, on_sandbox
 from tests.fixtures.database import TEST_KEYS_ENV
 from tests.sync.conftest import sync_settings  # noqa: F401 - fixture reused
 
@@ -43,7 +43,7 @@ def ok(result) -> str:
 
 @pytest.fixture
 def api_settings(settings: Settings, sandbox) -> Settings:
-    return settings.replace(upstream_url=sandbox.url, upstream_max_attempts=1)
+    return on_sandbox(settings, sandbox)
 
 
 def occurrences(conn: psycopg.Connection, secret: str) -> list[str]:

@@ -14,7 +14,7 @@ WINDOW = {"start_date": "2025-01-01 00:00:00", "end_date": "2025-12-31 23:59:59"
 
 
 @pytest.fixture
-def relay(store_api, database_url, sandbox, tmp_path) -> Iterator[Callable[[], ApiProcess]]:
+def relay(api_caller, database_url, sandbox, tmp_path) -> Iterator[Callable[[], ApiProcess]]:
     """A starter of ``relay serve`` (called once the store is filled); stops what it started."""
     processes: list[ApiProcess] = []
 
@@ -30,10 +30,10 @@ def relay(store_api, database_url, sandbox, tmp_path) -> Iterator[Callable[[], A
         process.stop()
 
 
-def stored_ids(store_api, table: str) -> list[str]:
+def stored_ids(api_caller, table: str) -> list[str]:
     """The ids of ``table``'s rows for the test's account inside ``WINDOW``, sorted."""
-    rows = store_api.db.execute(
+    rows = api_caller.db.execute(
         f"SELECT id FROM {table} WHERE account_id = %s AND created_at BETWEEN %s AND %s",
-        (store_api.account_id, WINDOW["start_date"] + "+00", WINDOW["end_date"] + "+00"),
+        (api_caller.account_id, WINDOW["start_date"] + "+00", WINDOW["end_date"] + "+00"),
     )
     return sorted(str(row[0]) for row in rows)

@@ -29,12 +29,12 @@ def _client(api: ApiProcess, key: str) -> AuthenticatedClient:
     return AuthenticatedClient(base_url=api.url, token=key, timeout=30.0)
 
 
-def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(store_api, relay) -> None:
-    account = store_api.account_id
-    store_api.sandbox.configure_account(account, earnings=120, chargebacks=35, history_days=300)
-    store_api.fill_earnings()
-    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
-    with _client(relay(), store_api.key) as client:
+def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(api_caller, relay) -> None:
+    account = api_caller.account_id
+    api_caller.sandbox.configure_account(account, earnings=120, chargebacks=35, history_days=300)
+    api_caller.store.fill_earnings()
+    api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    with _client(relay(), api_caller.key) as client:
         # The earnings feed, by nextMarker alone, to the end.
         page = earnings_feed.sync(account, client=client, **WINDOW)
         assert isinstance(page, AnswerEarningsPage) and page.field_meta.field_cache.source == CacheSource.STORE
@@ -44,7 +44,7 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
             assert isinstance(page, AnswerEarningsPage)
             earnings += page.data.list_
         assert len(earnings) > 50
-        assert sorted(row.id for row in earnings) == stored_ids(store_api, "earnings")
+        assert sorted(row.id for row in earnings) == stored_ids(api_caller, "earnings")
 
         # Chargebacks by offset, under the first page's snapshot marker, to the end.
         page = chargebacks.sync(account, client=client, **WINDOW, limit=10)
@@ -54,7 +54,7 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
             page = chargebacks.sync(account, client=client, **WINDOW, limit=10, offset=len(rows), marker=marker)
             assert isinstance(page, AnswerChargebacksPage) and page.data.marker == marker
             rows += page.data.list_
-        assert sorted(str(row.id) for row in rows) == stored_ids(store_api, "chargebacks")
+        assert sorted(str(row.id) for row in rows) == stored_ids(api_caller, "chargebacks")
 
         # A chart: its series count the feed's rows.
         chart = earnings_chart.sync(account, client=client, **WINDOW)
@@ -64,19 +64,19 @@ def test_the_client_pages_feeds_to_the_end_and_reads_a_chart_and_a_live_route(st
         # A live route, relayed from the upstream.
         chats = list_chats.sync(account, client=client, limit=5)
         assert isinstance(chats, AnswerChatsPage) and len(chats.data.list_) == 5
-        upstream = store_api.upstream("/chats", limit=5)["list"]
+        upstream = api_caller.upstream("/chats", limit=5)["list"]
         assert [chat.to_dict() for chat in chats.data.list_] == upstream
 
 
-def test_the_readme_example_runs(store_api, relay) -> None:
+def test_the_readme_example_runs(api_caller, relay) -> None:
     readme = ROOT.joinpath("README.md").read_text()
     example = readme.split("## Python client", 1)[1].split("```python", 1)[1].split("```", 1)[0]
-    names = {"KEY": store_api.key, "ACCOUNT_ID": store_api.account_id}
+    names = {"KEY": api_caller.key, "ACCOUNT_ID": api_caller.account_id}
     exec(example.replace("http://127.0.0.1:8000", relay().url), names)
     assert isinstance(names["page"], AnswerEarningsPage)
 
 
-def test_refusals_are_typed_error_bodies(store_api, relay, make_org, make_key, connect_account) -> None:
+def test_refusals_are_typed_error_bodies(api_caller, relay, make_org, make_key, connect_account) -> None:
     spent = make_org(credits=0)
     connect_account(spent, 8900)
     narrow = make_org(limit_minute=1)
@@ -87,7 +87,7 @@ def test_refusals_are_typed_error_bodies(store_api, relay, make_org, make_key, c
         with _client(api, key) as client:
             return earnings_feed.sync_detailed(account, client=client, **WINDOW)
 
-    unauthenticated = feed("not-a-key", store_api.account_id)
+    unauthenticated = feed("not-a-key", api_caller.account_id)
     assert unauthenticated.status_code == 401 and isinstance(unauthenticated.parsed, ErrorBody)
     assert unauthenticated.parsed.code == "unauthenticated"
 

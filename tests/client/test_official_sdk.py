@@ -33,18 +33,18 @@ def _get(sdk: OnlyFansAPI, path: str, answer: type, **params):
 
 
 @pytest.fixture
-def filled(store_api, relay) -> Iterator[tuple[OnlyFansAPI, int]]:
+def filled(api_caller, relay) -> Iterator[tuple[OnlyFansAPI, int]]:
     """The SDK on a ``relay serve`` whose store holds the account's earnings and chargebacks."""
-    account = store_api.account_id
-    store_api.sandbox.configure_account(account, earnings=120, chargebacks=35, history_days=300)
-    store_api.fill_earnings()
-    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
-    sdk = _sdk(relay(), store_api.key)
+    account = api_caller.account_id
+    api_caller.sandbox.configure_account(account, earnings=120, chargebacks=35, history_days=300)
+    api_caller.store.fill_earnings()
+    api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    sdk = _sdk(relay(), api_caller.key)
     yield sdk, account
     sdk.close()
 
 
-def test_the_sdk_pages_the_feeds_to_the_end(filled, store_api) -> None:
+def test_the_sdk_pages_the_feeds_to_the_end(filled, api_caller) -> None:
     sdk, account = filled
     # The earnings feed (the SDK's transactions type), by nextMarker alone, to the end.
     page = _get(sdk, f"/v1/{account}/earnings", TransactionListResponse, **WINDOW)
@@ -54,7 +54,7 @@ def test_the_sdk_pages_the_feeds_to_the_end(filled, store_api) -> None:
         page = _get(sdk, f"/v1/{account}/earnings", TransactionListResponse, **WINDOW, marker=page.data.next_marker)
         earnings += page.data.list
     assert page.api_pagination is None and len(earnings) > 50
-    assert sorted(row.id for row in earnings) == stored_ids(store_api, "earnings")
+    assert sorted(row.id for row in earnings) == stored_ids(api_caller, "earnings")
     assert all(row.user.username for row in earnings)
 
     # Chargebacks by offset under the first page's snapshot marker; the SDK's type declares
@@ -66,11 +66,11 @@ def test_the_sdk_pages_the_feeds_to_the_end(filled, store_api) -> None:
         page = _get(sdk, path, ChargebackListResponse, **WINDOW, limit=10, offset=len(rows), marker=marker)
         assert page.data.marker == marker
         rows += page.data.list
-    assert sorted(str(row.id) for row in rows) == stored_ids(store_api, "chargebacks")
+    assert sorted(str(row.id) for row in rows) == stored_ids(api_caller, "chargebacks")
     assert all(row.payment.id and row.payment_type for row in rows)
 
 
-def test_the_sdk_reads_the_overview_and_the_chats(filled, store_api) -> None:
+def test_the_sdk_reads_the_overview_and_the_chats(filled, api_caller) -> None:
     sdk, account = filled
     # The earnings overview is the SDK's statistics overview; its earning card is the chart's total.
     overview = _get(sdk, f"/v1/{account}/earnings/overview", StatisticGetOverviewResponse, **WINDOW)
@@ -81,7 +81,7 @@ def test_the_sdk_reads_the_overview_and_the_chats(filled, store_api) -> None:
     # A live route: the envelope is typed; the SDK's type wants `data` to be the list itself,
     # ours is {list, hasMore} (the spec), so the SDK hands `data` back as it came.
     chats = _get(sdk, f"/v1/{account}/chats", ChatListResponse, limit=5)
-    assert chats.data["list"] == store_api.upstream("/chats", limit=5)["list"]
+    assert chats.data["list"] == api_caller.upstream("/chats", limit=5)["list"]
     assert chats.api_pagination.next_page == f"/v1/{account}/chats?limit=5&offset=5"
 
     # Its resource methods call /api/{account}/..., which is not ours.

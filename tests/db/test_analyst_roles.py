@@ -16,7 +16,7 @@ from app.db.readonly import ANALYST_VIEWS, analyst_relations, analyst_tables
 from app.db.synced import SyncedRow
 from app.db.tenancy import POLICY
 from tests.db.conftest import accounts_seen, as_role, drop_role, fill_every_analyst_table, grant_readonly
-from tests.store.conftest import write_page
+from tests.fixtures.store import write_page
 
 
 def _earning(i: int, at: datetime, net: str) -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.db.conftest import as_role, fill_every_analyst_table
-from tests.store.conftest import write_page
+from tests.fixtures.store import write_page
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "data.md"
 SQL_BLOCK = re.compile(r"^```sql\n(.*?)^```", re.MULTILINE | re.DOTALL)

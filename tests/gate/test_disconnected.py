@@ -8,22 +8,19 @@ Parametrized over every ``/v1/{account_id}`` route the production app registers 
 
 from __future__ import annotations
 
-from itertools import count
-
 import pytest
 
 from app.admin.service import disconnect_account, reconnect_account
 from app.settings import Settings
-from tests.fixtures.api import auth, settle_ledger, usage
+from tests.fixtures.api import auth, on_sandbox, settle_ledger, usage
+from tests.fixtures.sandbox import fresh_account_id
 from tests.gate.test_keeper import heard, wait_for_listener
 from tests.gate.test_tenancy import ACCOUNT_ROUTES, concrete_path
-
-_account_ids = count(8101)
 
 
 @pytest.fixture
 def api_settings(settings: Settings, sandbox) -> Settings:
-    return settings.replace(upstream_url=sandbox.url, upstream_max_attempts=1)
+    return on_sandbox(settings, sandbox)
 
 
 @pytest.fixture
@@ -31,7 +28,7 @@ def disconnected(make_org, make_key, connect_account, db):
     """(admin key, organization id, account id) of an organization whose one account is
     disconnected."""
     org_id = make_org()
-    account_id = next(_account_ids)
+    account_id = fresh_account_id()
     connect_account(org_id, account_id)
     disconnect_account(db, account_id)
     return make_key(org_id, "admin"), org_id, account_id

@@ -1,4 +1,12 @@
-"""The store routes' set-up (``tests/store/conftest.py``): an account whose store is filled
-from the sandbox, for answers served from the store."""
+"""``api_caller`` on the sandbox, whose store tests/fixtures/store.py fills: answers served
+from the store and from the upstream."""
 
-from tests.store.conftest import _fresh_coverage_cache, _sandbox_world, api_settings, store_api  # noqa: F401
+import pytest
+
+from app.settings import Settings
+from tests.fixtures.api import on_sandbox
+
+
+@pytest.fixture
+def api_settings(settings: Settings, sandbox) -> Settings:
+    return on_sandbox(settings, sandbox)

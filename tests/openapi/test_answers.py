@@ -55,30 +55,30 @@ def declared(app) -> dict[str, type]:
     return types
 
 
-def _get(store_api, route: str, params: dict[str, Any], link: int):
+def _get(api_caller, route: str, params: dict[str, Any], link: int):
     path, _ = REQUESTS[route]
     path = path.format(link=link)
-    url = path if path.startswith("/v1/") else f"/v1/{store_api.account_id}{path}"
-    headers = {"X-API-Key": store_api.key}
+    url = path if path.startswith("/v1/") else f"/v1/{api_caller.account_id}{path}"
+    headers = {"X-API-Key": api_caller.key}
     if route.endswith("/read"):
-        return store_api.client.post(url, headers=headers)
-    return store_api.client.get(url, params=params, headers=headers)
+        return api_caller.client.post(url, headers=headers)
+    return api_caller.client.get(url, params=params, headers=headers)
 
 
 @pytest.mark.parametrize("source", ["store", "upstream"])
-def test_every_answer_decodes_strictly_as_its_declared_type(store_api, api_app, source):
+def test_every_answer_decodes_strictly_as_its_declared_type(api_caller, api_app, source):
     types = declared(api_app)
     assert set(REQUESTS) == {path for path in types if "/exports/" not in path}  # every JSON route
-    links = store_api.upstream("/tracking-links", limit=1)["list"]
+    links = api_caller.upstream("/tracking-links", limit=1)["list"]
     if source == "store":
-        store_api.fill_earnings()
-        store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
-        store_api.fill_snapshot("payout_requests", "/payouts/requests")
-        store_api.fill_posts()
-        store_api.fill_links()
+        api_caller.store.fill_earnings()
+        api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
+        api_caller.store.fill_snapshot("payout_requests", "/payouts/requests")
+        api_caller.store.fill_posts()
+        api_caller.store.fill_links()
     sources = set()
     for route, params in [(route, params) for route, (_, params) in REQUESTS.items()] + VARIANTS:
-        answer = _get(store_api, route, params, links[0]["id"])
+        answer = _get(api_caller, route, params, links[0]["id"])
         assert answer.status_code == 200, (route, answer.text)
         decoded = msgspec.json.decode(answer.content, type=types[route], strict=True)
         assert decoded.meta.credits.used == 1

@@ -3,16 +3,13 @@ upstream (the sandbox, over HTTP) is asked once whether it accepts it before it 
 
 from __future__ import annotations
 
-from itertools import count
-
 import pytest
 from click.testing import CliRunner, Result
 
 from app.cli import main
 from tests.fixtures.database import TEST_KEYS_ENV
 from tests.fixtures.net import free_port
-
-_account_ids = count(760_001)
+from tests.fixtures.sandbox import fresh_account_id
 
 
 @pytest.fixture
@@ -38,7 +35,7 @@ def upstream_calls(sandbox, account_id: int) -> int:
 
 
 def test_connect_reads_the_credential_from_stdin_and_checks_it_with_one_upstream_call(relay, db, keyring, sandbox):
-    account_id = next(_account_ids)
+    account_id = fresh_account_id()
 
     result = relay("accounts", "connect", "--org", "creds", "--account-id", str(account_id), "--token-stdin",
                    input=f"sandbox-{account_id}\n")
@@ -49,7 +46,7 @@ def test_connect_reads_the_credential_from_stdin_and_checks_it_with_one_upstream
 
 
 def test_a_credential_the_upstream_rejects_is_refused_and_nothing_is_stored(relay, db, keyring, sandbox):
-    account_id = next(_account_ids)
+    account_id = fresh_account_id()
 
     result = relay("accounts", "connect", "--org", "creds", "--account-id", str(account_id), "--token-stdin",
                    input="not-the-right-token\n")
@@ -69,7 +66,7 @@ def test_a_credential_the_upstream_rejects_is_refused_and_nothing_is_stored(rela
 
 
 def test_reconnect_checks_the_new_credential_or_the_stored_one(relay, db, keyring, sandbox):
-    account_id = next(_account_ids)
+    account_id = fresh_account_id()
     token = f"sandbox-{account_id}"
     assert relay("accounts", "connect", "--org", "creds", "--account-id", str(account_id), "--token-stdin",
                  input=token).exit_code == 0
@@ -95,7 +92,7 @@ def test_reconnect_checks_the_new_credential_or_the_stored_one(relay, db, keyrin
 
 
 def test_an_upstream_that_cannot_answer_leaves_the_credential_unchecked_and_unstored(relay, db, keyring):
-    account_id = next(_account_ids)
+    account_id = fresh_account_id()
 
     result = relay("accounts", "connect", "--org", "creds", "--account-id", str(account_id), "--token-stdin",
                    input="sandbox-1\n", upstream=f"http://127.0.0.1:{free_port()}")

@@ -136,27 +136,20 @@ def schema_paths() -> dict[str, Any]:
 
 
 @pytest.fixture
-def openapi(edge_api, schema_paths) -> dict[str, Any]:
+def openapi(api_caller, schema_paths) -> dict[str, Any]:
     if not schema_paths:
-        response = edge_api.client.get("/docs/openapi.json")
+        response = api_caller.client.get("/docs/openapi.json")
         assert response.status_code == 200
         schema_paths.update(response.json()["paths"])
     return schema_paths
 
 
 @pytest.fixture
-def covered(edge_api, db, sandbox):
+def covered(api_caller):
     """The account's whole history is "synced" (no rows): the store answers unless fresh."""
     for resource in COVERED:
-        db.execute(
-            "INSERT INTO sync_state (account_id, resource, coverage_start, coverage_end, last_success_at)"
-            " VALUES (%s, %s, to_timestamp(0), to_timestamp(%s), to_timestamp(%s))",
-            (edge_api.account_id, resource, sandbox.epoch, sandbox.epoch),
-        )
-    from app.store.source import _COVERAGE_CACHE
-
-    _COVERAGE_CACHE.clear()
-    return edge_api
+        api_caller.store.cover(resource)
+    return api_caller
 
 
 @pytest.mark.parametrize("method, path", OPERATIONS)

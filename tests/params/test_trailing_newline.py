@@ -28,7 +28,7 @@ from app.gate import keys, ledger, middleware
 from app.paging import _encoded
 from app.params import TEXT_PATTERN, parse_timestamp
 from app.request_id import choose_request_id
-from tests.params.conftest import error_of
+from tests.fixtures.api import error_of
 
 #: Path parameters filled in with a valid value when another one of the path is under test.
 PATH_VALUES = {"link_id": "1", "resource": "earnings", "type": "tip"}
@@ -81,41 +81,41 @@ def test_every_declared_pattern_refuses_what_it_would_not_match_whole(declared):
             assert not re.search(pattern, value + "\n"), (method, path, name, pattern)
 
 
-def test_each_declared_pattern_with_a_trailing_newline_is_a_400_naming_the_parameter(edge_api, declared):
+def test_each_declared_pattern_with_a_trailing_newline_is_a_400_naming_the_parameter(api_caller, declared):
     for method, path, name, where, pattern in declared:
         if pattern == TEXT_PATTERN or method != "get":
             continue
         bad = _valid(pattern) + "\n"
-        values = {**PATH_VALUES, "account_id": str(edge_api.account_id)}
+        values = {**PATH_VALUES, "account_id": str(api_caller.account_id)}
         if where == "path":
             values[name] = bad
         url = path.format(**{key: quote(value, safe="") for key, value in values.items()})
         query = "" if where == "path" else f"{name}={quote(bad, safe='')}"
-        message = error_of(edge_api.get(url, query), 400)
+        message = error_of(api_caller.get(url, query), 400)
         assert f"invalid {where} parameter '{name}'" in message, (path, name, message)
 
 
-def test_an_archived_label_with_a_trailing_newline_is_a_400_not_a_500(edge_api):
+def test_an_archived_label_with_a_trailing_newline_is_a_400_not_a_500(api_caller):
     """The issue's case: the pattern's ``$`` passed it, then ``int('archived\\n')`` raised."""
     for name in ("label", "exclude_label"):
-        message = error_of(edge_api.get("/v1/{account}/posts", f"{name}=archived%0A"), 400)
+        message = error_of(api_caller.get("/v1/{account}/posts", f"{name}=archived%0A"), 400)
         assert message.startswith(f"invalid query parameter '{name}': must be a numeric label id")
-    assert edge_api.get("/v1/{account}/posts", "label=archived").status_code == 200
+    assert api_caller.get("/v1/{account}/posts", "label=archived").status_code == 200
 
 
 @pytest.mark.parametrize("written", ["{}%0A", "%20{}", "+{}", "{}%D9%A3"])
-def test_an_integer_path_parameter_in_other_than_ascii_digits_is_a_400(edge_api, written):
+def test_an_integer_path_parameter_in_other_than_ascii_digits_is_a_400(api_caller, written):
     """Litestar reads ``{account_id:int}`` with ``int()``, which takes a trailing newline, a
     space, a sign and other scripts' digits (``%D9%A3``, Arabic-Indic three)."""
-    account = written.format(edge_api.account_id)
+    account = written.format(api_caller.account_id)
     if written == "{}%D9%A3":  # int() reads it as the digit 3: the account must exist
         account = "%D9%A3"
-    response = edge_api.client.get(f"/v1/{account}/earnings", headers={"Authorization": f"Bearer {edge_api.key}"})
+    response = api_caller.client.get(f"/v1/{account}/earnings", headers={"Authorization": f"Bearer {api_caller.key}"})
     if written != "{}%D9%A3":
         assert error_of(response, 400) == "invalid path parameter 'account_id': must be an integer in ASCII digits"
     else:
         assert response.status_code in (400, 404), response.text  # account 3 is not this organization's
-    message = error_of(edge_api.get("/v1/{account}/tracking-links/" + written.format(1) + "/stats"), 400)
+    message = error_of(api_caller.get("/v1/{account}/tracking-links/" + written.format(1) + "/stats"), 400)
     assert message == "invalid path parameter 'link_id': must be an integer in ASCII digits"
 
 

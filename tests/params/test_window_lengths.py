@@ -20,7 +20,7 @@ from app.params import (
 )
 from app.setting_values import DEFAULT_WINDOW_DAYS, SettingsError
 from app.settings import Settings
-from tests.params.conftest import error_of
+from tests.fixtures.api import error_of
 
 #: Every route with a date window: (path, start name, end name, the setting bounding it).
 WINDOWED = [
@@ -52,18 +52,11 @@ def _rule(start: str, end: str, setting: str) -> str:
 
 
 @pytest.fixture
-def covered(edge_api, db, sandbox):
+def covered(api_caller):
     """The account's whole (empty) history is stored: store routes answer without the upstream."""
     for resource in COVERED:
-        db.execute(
-            "INSERT INTO sync_state (account_id, resource, coverage_start, coverage_end, last_success_at)"
-            " VALUES (%s, %s, to_timestamp(0), to_timestamp(%s), to_timestamp(%s))",
-            (edge_api.account_id, resource, sandbox.epoch, sandbox.epoch),
-        )
-    from app.store.source import _COVERAGE_CACHE
-
-    _COVERAGE_CACHE.clear()
-    return edge_api
+        api_caller.store.cover(resource)
+    return api_caller
 
 
 def test_every_route_with_a_date_window_has_a_maximum_length(api_client):

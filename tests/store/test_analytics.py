@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from app.cli import main
-from tests.store.conftest import write_page
+from tests.fixtures.store import write_page
 
 
 def _earning(i: int, at: datetime, net: str = "8.00") -> dict:

@@ -6,10 +6,10 @@ import pytest
 
 
 @pytest.fixture
-def filled(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, tracking_links=6, history_days=400)
-    store_api.fill_links()
-    return store_api
+def filled(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, tracking_links=6, history_days=400)
+    api_caller.store.fill_links()
+    return api_caller
 
 
 WINDOWS = [
@@ -20,7 +20,7 @@ WINDOWS = [
 
 
 @pytest.mark.parametrize("window", WINDOWS)
-@pytest.mark.parametrize("route", ["/campaigns/overview", "/campaigns/chart"])
+@pytest.mark.parametrize("route", ["/v1/{account}/campaigns/overview", "/v1/{account}/campaigns/chart"])
 def test_campaigns_from_the_store_equal_the_upstream(filled, route, window):
     stored = filled.ok(route, **window)
     assert stored["_meta"]["_cache"]["source"] == "store"
@@ -38,8 +38,8 @@ def _links(api) -> list[int]:
 )
 def test_link_stats_from_the_store_equal_the_upstream(filled, dates):
     for link_id in _links(filled)[:3]:
-        stored = filled.ok(f"/tracking-links/{link_id}/stats", **dates)
-        live = filled.ok(f"/tracking-links/{link_id}/stats", **dates, fresh="true")
+        stored = filled.ok(f"/v1/{filled.account_id}/tracking-links/{link_id}/stats", **dates)
+        live = filled.ok(f"/v1/{filled.account_id}/tracking-links/{link_id}/stats", **dates, fresh="true")
         assert stored["_meta"]["_cache"]["source"] == "store"
         # The store does not know the upstream's last scan: null, never invented.
         assert stored["data"]["summary"].pop("last_scanned_at") is None
@@ -49,7 +49,7 @@ def test_link_stats_from_the_store_equal_the_upstream(filled, dates):
 
 def test_unknown_link_is_a_404_from_the_store(filled):
     before = filled.sandbox.requests(filled.account_id)
-    response = filled.get("/tracking-links/424242/stats")
+    response = filled.get("/v1/{account}/tracking-links/424242/stats")
     assert response.status_code == 404
     assert response.json() == {"error": "tracking link 424242 not found", "code": "not_found"}
     # Answered by the store (it covers the links): the upstream was not asked.
@@ -59,17 +59,17 @@ def test_unknown_link_is_a_404_from_the_store(filled):
 @pytest.mark.parametrize(
     "route, params, name, rule",
     [
-        ("/tracking-links/1/stats", {"date_start": "soon"}, "date_start", "YYYY-MM-DD"),
-        ("/tracking-links/1/stats", {"date_start": "2025-03-02", "date_end": "2025-03-01"}, "date_end", "must not be before date_start"),
-        ("/campaigns/overview", {"start_date": "2025-13-01"}, "start_date", "YYYY-MM-DD"),
-        ("/campaigns/chart", {"start_date": "2025-12-02", "end_date": "2025-12-01"}, "end_date", "must not be before start_date"),
+        ("/v1/{account}/tracking-links/1/stats", {"date_start": "soon"}, "date_start", "YYYY-MM-DD"),
+        ("/v1/{account}/tracking-links/1/stats", {"date_start": "2025-03-02", "date_end": "2025-03-01"}, "date_end", "must not be before date_start"),
+        ("/v1/{account}/campaigns/overview", {"start_date": "2025-13-01"}, "start_date", "YYYY-MM-DD"),
+        ("/v1/{account}/campaigns/chart", {"start_date": "2025-12-02", "end_date": "2025-12-01"}, "end_date", "must not be before start_date"),
     ],
 )
-def test_bad_dates_are_400s_naming_the_parameter_and_the_rule(store_api, route, params, name, rule):
-    before = store_api.sandbox.requests(store_api.account_id)
-    response = store_api.get(route, **params)
+def test_bad_dates_are_400s_naming_the_parameter_and_the_rule(api_caller, route, params, name, rule):
+    before = api_caller.sandbox.requests(api_caller.account_id)
+    response = api_caller.get(route, **params)
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "invalid_parameter"
     assert name in body["error"] and rule in body["error"], body
-    assert store_api.sandbox.requests(store_api.account_id) == before  # refused before any upstream call
+    assert api_caller.sandbox.requests(api_caller.account_id) == before  # refused before any upstream call

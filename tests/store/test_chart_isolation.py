@@ -19,7 +19,7 @@ import httpx
 from app.params import end_of_day, upstream_timestamp
 from app.settings import Settings
 from tests.fixtures.api import auth
-from tests.store.conftest import StoreApi
+from tests.fixtures.store import AccountStore
 
 A_ACCOUNT, B_ACCOUNT = 8701, 8702
 CHARTS = 6
@@ -31,9 +31,9 @@ def _stored(db, sandbox, org_id: int, account_id: int, connect_account, **sizes)
     process reads the machine's clock, not the sandbox's)."""
     connect_account(org_id, account_id)
     sandbox.configure_account(account_id, **sizes)
-    filler = StoreApi(None, "", account_id, db, sandbox)  # type: ignore[arg-type]
-    filler.fill_earnings()
-    filler.cover("earnings", 0, int(time.time()) + 86_400)
+    store = AccountStore(db, sandbox, account_id)
+    store.fill_earnings()
+    store.cover("earnings", 0, int(time.time()) + 86_400)
 
 
 def test_six_maximal_charts_of_one_org_leave_anothers_store_page_under_a_second(

@@ -8,26 +8,16 @@ WINDOW = {"start_date": "2025-12-01 00:00:00", "end_date": "2025-12-31T23:59:59"
 
 
 @pytest.fixture
-def dense(store_api):
+def dense(api_caller):
     """3,000 rows over the last 10 days; the store holds the whole history."""
-    store_api.sandbox.configure_account(store_api.account_id, earnings=3000, history_days=10)
-    store_api.fill_earnings()
-    return store_api
-
-
-def _walk(api, first: dict) -> list[dict]:
-    rows, body = [], first
-    while True:
-        rows += body["data"]["list"]
-        url = body.get("_pagination", {}).get("next_page")
-        if url is None:
-            return rows
-        body = api.follow(url)
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=3000, history_days=10)
+    api_caller.store.fill_earnings()
+    return api_caller
 
 
 def test_first_page_from_the_store_equals_the_upstream_page(dense):
-    stored = dense.ok("/earnings", **WINDOW)
-    live = dense.ok("/earnings", **WINDOW, fresh="true")
+    stored = dense.ok("/v1/{account}/earnings", **WINDOW)
+    live = dense.ok("/v1/{account}/earnings", **WINDOW, fresh="true")
     assert stored["_meta"]["_cache"]["source"] == "store"
     assert live["_meta"]["_cache"]["source"] == "upstream"
     assert stored["data"] == live["data"]
@@ -38,11 +28,11 @@ def test_first_page_from_the_store_equals_the_upstream_page(dense):
 @pytest.mark.parametrize("type_, source", [("tips", None), ("tips", "chat"), ("subscribes", None), ("stream", None)])
 def test_type_and_tips_source_filter_like_the_upstream(dense, type_, source):
     params = {**WINDOW, "type": type_, **({"tips_source": source} if source else {})}
-    assert dense.ok("/earnings", **params)["data"] == dense.ok("/earnings", **params, fresh="true")["data"]
+    assert dense.ok("/v1/{account}/earnings", **params)["data"] == dense.ok("/v1/{account}/earnings", **params, fresh="true")["data"]
 
 
 def test_marker_paging_never_repeats_or_loses_rows_within_one_second(dense):
-    rows = _walk(dense, dense.ok("/earnings", start_date="2025-12-30 00:00:00", end_date="2025-12-31 23:59:59"))
+    rows, _ = dense.walk("/v1/{account}/earnings", start_date="2025-12-30 00:00:00", end_date="2025-12-31 23:59:59")
     ids = [r["id"] for r in rows]
     assert len(ids) == len(set(ids))
     expected = dense.db.execute(
@@ -54,47 +44,47 @@ def test_marker_paging_never_repeats_or_loses_rows_within_one_second(dense):
     assert keys == sorted(keys, reverse=True)
 
 
-def test_ties_on_one_second_are_walked_exactly_once(store_api):
+def test_ties_on_one_second_are_walked_exactly_once(api_caller):
     # 3,000 rows in the last half hour: many seconds hold several rows.
-    store_api.sandbox.configure_account(store_api.account_id, earnings=3000, history_days=0.02)
-    store_api.fill_earnings()
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=3000, history_days=0.02)
+    api_caller.store.fill_earnings()
     start = "2025-12-31 23:00:00"  # the whole history
-    rows = _walk(store_api, store_api.ok("/earnings", start_date=start))
+    rows, _ = api_caller.walk("/v1/{account}/earnings", start_date=start)
     seconds = [r["createdAt"] for r in rows]
     assert len(seconds) > len(set(seconds)), "the data must have ties for this test to mean anything"
     ids = [r["id"] for r in rows]
-    stored = {r[0] for r in store_api.db.execute(
+    stored = {r[0] for r in api_caller.db.execute(
         "SELECT id FROM earnings WHERE account_id = %s AND created_at >= '2025-12-31 23:00:00+00'",
-        (store_api.account_id,),
+        (api_caller.account_id,),
     )}
     assert sorted(ids) == sorted(stored) and len(ids) == len(set(ids))
 
 
 def test_rows_arriving_during_a_walk_are_never_repeated(dense):
-    first = dense.ok("/earnings", **WINDOW)
+    first = dense.ok("/v1/{account}/earnings", **WINDOW)
     # A row arrives (newer than everything) between two page requests.
     newest = first["data"]["list"][0]
     arrived = {**newest, "id": "1999999999999", "createdAt": "2025-12-31T23:59:59+00:00"}
-    from tests.store.conftest import write_page
+    from tests.fixtures.store import write_page
 
     write_page(dense.db, "earnings", dense.account_id, [arrived], type="subscribes", tips_source=None)
-    rows = _walk(dense, first)
+    rows, _ = dense.pages_from(first)
     ids = [r["id"] for r in rows]
     assert len(ids) == len(set(ids)) and "1999999999999" not in ids
 
 
 def test_next_page_carries_start_date_and_marker_only(dense):
-    body = dense.ok("/earnings", start_date="2025-12-20T00:00:00")
+    body = dense.ok("/v1/{account}/earnings", start_date="2025-12-20T00:00:00")
     url = body["_pagination"]["next_page"]
     assert "start_date=2025-12-20%2000%3A00%3A00" in url
     assert f"marker={body['data']['nextMarker']}" in url and "marker_id" not in url
 
 
-def test_a_window_outside_the_coverage_is_read_live_and_written_back(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, earnings=2000, history_days=30)
-    body = store_api.ok("/earnings", **WINDOW, type="subscribes")
+def test_a_window_outside_the_coverage_is_read_live_and_written_back(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=2000, history_days=30)
+    body = api_caller.ok("/v1/{account}/earnings", **WINDOW, type="subscribes")
     assert body["_meta"]["_cache"]["source"] == "upstream"
-    stored = store_api.db.execute("SELECT count(*) FROM earnings WHERE account_id = %s", (store_api.account_id,)).fetchone()[0]
+    stored = api_caller.db.execute("SELECT count(*) FROM earnings WHERE account_id = %s", (api_caller.account_id,)).fetchone()[0]
     assert stored == len(body["data"]["list"]) > 0
 
 
@@ -111,8 +101,8 @@ def test_a_window_outside_the_coverage_is_read_live_and_written_back(store_api):
         ({"start_date": "2025-12-02", "end_date": "2025-12-01"}, "end_date"),
     ],
 )
-def test_each_bad_feed_parameter_is_a_400_naming_it(store_api, params, name):
-    response = store_api.get("/earnings", **params)
+def test_each_bad_feed_parameter_is_a_400_naming_it(api_caller, params, name):
+    response = api_caller.get("/v1/{account}/earnings", **params)
     assert response.status_code == 400, response.text
     assert name in response.json()["error"]
 
@@ -124,37 +114,37 @@ BY = ["total", "subscribes", "tips", "post", "chat_messages", "stream",
 
 
 @pytest.fixture
-def year(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, earnings=6000, history_days=400)
-    store_api.fill_earnings()
-    return store_api
+def year(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=6000, history_days=400)
+    api_caller.store.fill_earnings()
+    return api_caller
 
 
 @pytest.mark.parametrize("by", BY)
 def test_daily_chart_from_the_store_equals_the_upstream(year, by):
     window = {"start_date": "2025-10-15T06:30:00", "end_date": "2025-12-20 18:00:00", "by": by}
-    stored = year.ok("/earnings/chart", **window)
+    stored = year.ok("/v1/{account}/earnings/chart", **window)
     assert stored["_meta"]["_cache"]["source"] == "store"
-    assert stored["data"] == year.ok("/earnings/chart", **window, fresh="true")["data"]
+    assert stored["data"] == year.ok("/v1/{account}/earnings/chart", **window, fresh="true")["data"]
     assert len(stored["data"]["chartAmount"]) == 67  # daily: 15 Oct .. 20 Dec
 
 
 @pytest.mark.parametrize("by", ["total", "tips", "tips_post"])
 def test_monthly_chart_from_the_store_equals_the_upstream(year, by):
     window = {"start_date": "2025-06-10 12:00:00", "end_date": "2025-12-31 23:59:59", "by": by}
-    stored = year.ok("/earnings/chart", **window)
-    assert stored["data"] == year.ok("/earnings/chart", **window, fresh="true")["data"]
+    stored = year.ok("/v1/{account}/earnings/chart", **window)
+    assert stored["data"] == year.ok("/v1/{account}/earnings/chart", **window, fresh="true")["data"]
     assert [p["date"][:7] for p in stored["data"]["chartAmount"]][:2] == ["2025-06", "2025-07"]
 
 
 def test_ninety_days_is_daily_and_one_second_more_is_monthly(year):
-    daily = year.ok("/earnings/chart", start_date="2025-10-03 00:00:00", end_date="2025-12-31 23:59:59")
-    monthly = year.ok("/earnings/chart", start_date="2025-10-02 23:59:59", end_date="2025-12-31 23:59:59")
+    daily = year.ok("/v1/{account}/earnings/chart", start_date="2025-10-03 00:00:00", end_date="2025-12-31 23:59:59")
+    monthly = year.ok("/v1/{account}/earnings/chart", start_date="2025-10-02 23:59:59", end_date="2025-12-31 23:59:59")
     assert len(daily["data"]["chartCount"]) == 90 and len(monthly["data"]["chartCount"]) == 3
 
 
-def test_chart_rejects_an_unknown_by(store_api):
-    response = store_api.get("/earnings/chart", by="refunds")
+def test_chart_rejects_an_unknown_by(api_caller):
+    response = api_caller.get("/v1/{account}/earnings/chart", by="refunds")
     assert response.status_code == 400 and "by" in response.json()["error"]
 
 

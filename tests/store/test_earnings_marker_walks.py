@@ -14,20 +14,20 @@ START, END = "2025-12-31 23:00:00", "2025-12-31 23:59:59"
 
 
 @pytest.fixture
-def busy(store_api):
+def busy(api_caller):
     """3,000 rows in the last ~86 seconds: dozens of rows share each second."""
-    store_api.sandbox.configure_account(store_api.account_id, earnings=3000, history_days=0.001)
-    store_api.fill_earnings()
-    return store_api
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=3000, history_days=0.001)
+    api_caller.store.fill_earnings()
+    return api_caller
 
 
 def _walk_by_marker(api, **params) -> list[dict]:
-    rows, body = [], api.ok("/earnings", **params)
+    rows, body = [], api.ok("/v1/{account}/earnings", **params)
     while True:
         rows += body["data"]["list"]
         if not body["data"]["hasMore"]:
             return rows
-        body = api.ok("/earnings", **params, marker=body["data"]["nextMarker"])
+        body = api.ok("/v1/{account}/earnings", **params, marker=body["data"]["nextMarker"])
 
 
 def _expected(api, type_=None) -> list[str]:
@@ -50,7 +50,7 @@ def test_walking_by_next_marker_alone_returns_each_row_of_the_window_once(busy, 
         (busy.account_id, *([type_] if type_ else [])),
     ))
     assert max(per_second.values()) > FEED_PAGE_SIZE, "a second must hold more rows than a page"
-    first = busy.ok("/earnings", **params)
+    first = busy.ok("/v1/{account}/earnings", **params)
     assert first["_meta"]["_cache"]["source"] == source
     rows = _walk_by_marker(busy, **params)
     ids = [r["id"] for r in rows]
@@ -62,12 +62,12 @@ def test_walking_by_next_marker_alone_returns_each_row_of_the_window_once(busy, 
 
 def test_store_and_upstream_pages_are_the_same_pages(busy):
     params = {"start_date": START, "end_date": END}
-    stored, live = busy.ok("/earnings", **params), busy.ok("/earnings", **params, fresh="true")
+    stored, live = busy.ok("/v1/{account}/earnings", **params), busy.ok("/v1/{account}/earnings", **params, fresh="true")
     for _ in range(5):
         assert stored["data"] == live["data"]
         marker = stored["data"]["nextMarker"]
-        stored = busy.ok("/earnings", **params, marker=marker)
-        live = busy.ok("/earnings", **params, fresh="true", marker=marker)
+        stored = busy.ok("/v1/{account}/earnings", **params, marker=marker)
+        live = busy.ok("/v1/{account}/earnings", **params, fresh="true", marker=marker)
 
 
 def test_a_page_ends_before_a_split_second_or_takes_a_busy_second_whole():

@@ -50,32 +50,32 @@ class Case:
 
 CASES = [
     # 25 years of monthly buckets: 302 per series (1970..9999 was 96,000: 9 MB).
-    Case("/earnings/chart", CHART, 64_000, "store"),
-    Case("/earnings/chart", {**CHART, "by": "tips_post"}, 64_000, "store"),
-    Case("/earnings/overview", CHART, 160_000, "live", max_wall_s=10.0),
-    Case("/reach/profile-visitors", {**CHART, "limit": 100}, 64_000, "live"),
+    Case("/v1/{account}/earnings/chart", CHART, 64_000, "store"),
+    Case("/v1/{account}/earnings/chart", {**CHART, "by": "tips_post"}, 64_000, "store"),
+    Case("/v1/{account}/earnings/overview", CHART, 160_000, "live", max_wall_s=10.0),
+    Case("/v1/{account}/reach/profile-visitors", {**CHART, "limit": 100}, 64_000, "live"),
     # Ten years of daily points: 3,661 per series.
-    Case("/campaigns/chart", DAILY, 320_000, "store"),
-    Case("/campaigns/overview", DAILY, 160_000, "store"),
+    Case("/v1/{account}/campaigns/chart", DAILY, 320_000, "store"),
+    Case("/v1/{account}/campaigns/overview", DAILY, 160_000, "store"),
     # Feeds: a page, whatever the window.
-    Case("/earnings", WHOLE, 16_000, "store"),
-    Case("/earnings", {**WHOLE, "type": "tips", "tips_source": "post_all"}, 16_000, "store"),
-    Case("/payouts/chargebacks", {**WHOLE, "limit": 100}, 96_000, "store"),
-    Case("/payouts/requests", WHOLE, 16_000, "store"),
-    Case("/direct-messages", {**WHOLE, "limit": 100, "query": "no such words"}, 16_000, "live"),
-    Case("/direct-messages", {**WHOLE, "limit": 100}, 64_000, "live"),
-    Case("/reach/promotions", {**WHOLE, "limit": 100}, 96_000, "live"),
+    Case("/v1/{account}/earnings", WHOLE, 16_000, "store"),
+    Case("/v1/{account}/earnings", {**WHOLE, "type": "tips", "tips_source": "post_all"}, 16_000, "store"),
+    Case("/v1/{account}/payouts/chargebacks", {**WHOLE, "limit": 100}, 96_000, "store"),
+    Case("/v1/{account}/payouts/requests", WHOLE, 16_000, "store"),
+    Case("/v1/{account}/direct-messages", {**WHOLE, "limit": 100, "query": "no such words"}, 16_000, "live"),
+    Case("/v1/{account}/direct-messages", {**WHOLE, "limit": 100}, 64_000, "live"),
+    Case("/v1/{account}/reach/promotions", {**WHOLE, "limit": 100}, 96_000, "live"),
 ]
 
 
 @pytest.fixture
-def ten_years(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, earnings=30_000, history_days=3650, tracking_links=40)
-    store_api.fill_earnings()
-    store_api.fill_links()
-    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
-    store_api.fill_snapshot("payout_requests", "/payouts/requests")
-    return store_api
+def ten_years(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, earnings=30_000, history_days=3650, tracking_links=40)
+    api_caller.store.fill_earnings()
+    api_caller.store.fill_links()
+    api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    api_caller.store.fill_snapshot("payout_requests", "/payouts/requests")
+    return api_caller
 
 
 def measure(api, path: str, params: dict) -> tuple[object, float, float]:
@@ -91,7 +91,7 @@ def test_the_longest_window_of_each_route_costs_a_bounded_answer(ten_years):
         "SELECT id FROM tracking_links WHERE account_id = %s ORDER BY created_at LIMIT 1", (ten_years.account_id,)
     ).fetchone()[0]
     # No dates: unbounded, as the spec says; the link's whole life (about ten years).
-    cases = [*CASES, Case(f"/tracking-links/{oldest_link}/stats", {}, 400_000, "store")]
+    cases = [*CASES, Case(f"/v1/{ten_years.account_id}/tracking-links/{oldest_link}/stats", {}, 400_000, "store")]
     over = []
     for case in cases:
         response, cpu, wall = measure(ten_years, case.path, case.params)
@@ -109,8 +109,8 @@ def test_the_longest_window_of_each_route_costs_a_bounded_answer(ten_years):
 
 
 def test_the_charts_buckets_are_bounded_by_the_window_setting(ten_years):
-    body = ten_years.ok("/earnings/chart", **CHART)["data"]
+    body = ten_years.ok("/v1/{account}/earnings/chart", **CHART)["data"]
     assert len(body["chartAmount"]) == len(body["chartCount"]) == 25 * 12 + 2  # Dec 2000 .. Jan 2026
     assert body["chartAmount"][0]["date"] == "2000-12-01T00:00:00+00:00"
-    points = ten_years.ok("/campaigns/chart", **DAILY)["data"]["clicks"]
+    points = ten_years.ok("/v1/{account}/campaigns/chart", **DAILY)["data"]["clicks"]
     assert len(points) == SETTINGS.daily_window_max_days + 1

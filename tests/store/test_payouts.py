@@ -4,28 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.store.conftest import write_page
+from tests.fixtures.store import write_page
 
-ROUTES = [("/payouts/chargebacks", "chargebacks", "/payouts/chargebacks"),
-          ("/payouts/requests", "payout_requests", "/payouts/requests")]
+ROUTES = [("/v1/{account}/payouts/chargebacks", "chargebacks", "/payouts/chargebacks"),
+          ("/v1/{account}/payouts/requests", "payout_requests", "/payouts/requests")]
 
 
 @pytest.fixture
-def filled(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, chargebacks=95, payout_requests=57, history_days=400)
+def filled(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, chargebacks=95, payout_requests=57, history_days=400)
     for _, table, path in ROUTES:
-        store_api.fill_snapshot(table, path)
-    return store_api
-
-
-def _walk(api, body: dict) -> list[dict]:
-    rows = []
-    while True:
-        rows += body["data"]["list"]
-        url = body.get("_pagination", {}).get("next_page")
-        if url is None:
-            return rows
-        body = api.follow(url)
+        api_caller.store.fill_snapshot(table, path)
+    return api_caller
 
 
 @pytest.mark.parametrize("route, table, _", ROUTES)
@@ -54,7 +44,7 @@ def test_walking_returns_every_stored_row_once_even_when_rows_arrive(filled, rou
         later["invoiceId"] = "INV-9999999"
     filled.db.execute("UPDATE sync_state SET coverage_end = now() WHERE account_id = %s", (filled.account_id,))
     write_page(filled.db, table, filled.account_id, [later])
-    rows = _walk(filled, first)
+    rows, _ = filled.pages_from(first)
     key = "id" if table == "chargebacks" else "invoiceId"
     keys = [r[key] for r in rows]
     assert len(keys) == len(set(keys))
@@ -66,14 +56,14 @@ def test_walking_returns_every_stored_row_once_even_when_rows_arrive(filled, rou
 
 
 def test_payout_requests_pages_hold_ten_rows_and_take_no_limit(filled):
-    body = filled.ok("/payouts/requests", start_date="2025-01-01 00:00:00")
+    body = filled.ok("/v1/{account}/payouts/requests", start_date="2025-01-01 00:00:00")
     assert len(body["data"]["list"]) == 10
     url = body["_pagination"]["next_page"]
     assert "offset=10" in url and "marker=" in url and "limit" not in url
 
 
 def test_chargebacks_next_page_carries_limit_offset_and_marker(filled):
-    body = filled.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00", limit=7)
+    body = filled.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00", limit=7)
     url = body["_pagination"]["next_page"]
     assert "limit=7" in url and "offset=7" in url and f"marker={body['data']['marker']}" in url
 
@@ -81,15 +71,15 @@ def test_chargebacks_next_page_carries_limit_offset_and_marker(filled):
 @pytest.mark.parametrize(
     "route, params, name",
     [
-        ("/payouts/chargebacks", {"limit": 0}, "limit"),
-        ("/payouts/chargebacks", {"limit": 101}, "limit"),
-        ("/payouts/chargebacks", {"offset": -1}, "offset"),
-        ("/payouts/chargebacks", {"marker": "x"}, "marker"),
-        ("/payouts/requests", {"offset": "a"}, "offset"),
-        ("/payouts/requests", {"end_date": "31/12/2025"}, "end_date"),
+        ("/v1/{account}/payouts/chargebacks", {"limit": 0}, "limit"),
+        ("/v1/{account}/payouts/chargebacks", {"limit": 101}, "limit"),
+        ("/v1/{account}/payouts/chargebacks", {"offset": -1}, "offset"),
+        ("/v1/{account}/payouts/chargebacks", {"marker": "x"}, "marker"),
+        ("/v1/{account}/payouts/requests", {"offset": "a"}, "offset"),
+        ("/v1/{account}/payouts/requests", {"end_date": "31/12/2025"}, "end_date"),
     ],
 )
-def test_each_bad_payouts_parameter_is_a_400_naming_it(store_api, route, params, name):
-    response = store_api.get(route, **params)
+def test_each_bad_payouts_parameter_is_a_400_naming_it(api_caller, route, params, name):
+    response = api_caller.get(route, **params)
     assert response.status_code == 400, response.text
     assert name in response.json()["error"]

@@ -8,10 +8,10 @@ ORDERS = ["publish_date_desc", "publish_date_asc", "favorites_count_desc", "tips
 
 
 @pytest.fixture
-def filled(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, posts=240)
-    store_api.fill_posts()
-    return store_api
+def filled(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, posts=240)
+    api_caller.store.fill_posts()
+    return api_caller
 
 
 def _without_streams(body: dict) -> dict:
@@ -22,24 +22,14 @@ def _without_streams(body: dict) -> dict:
     return data
 
 
-def _walk(api, body) -> list[dict]:
-    rows = []
-    while True:
-        rows += body["data"]["list"]
-        url = body.get("_pagination", {}).get("next_page")
-        if url is None:
-            return rows
-        body = api.follow(url)
-
-
 @pytest.mark.parametrize("order", ORDERS)
 def test_each_order_walks_like_the_upstream(filled, order):
-    stored = filled.ok("/posts", order=order, limit=25)
+    stored = filled.ok("/v1/{account}/posts", order=order, limit=25)
     assert stored["_meta"]["_cache"]["source"] == "store"
     assert stored["data"]["counters"]["streamsCount"] is None
-    live = filled.ok("/posts", order=order, limit=25, fresh="true")
+    live = filled.ok("/v1/{account}/posts", order=order, limit=25, fresh="true")
     assert _without_streams(stored) == _without_streams(live)
-    walked = _walk(filled, stored)
+    walked, _ = filled.pages_from(stored)
     ids = [p["id"] for p in walked]
     assert len(ids) == len(set(ids)) == stored["data"]["counters"]["postsCount"]
 
@@ -54,18 +44,18 @@ def test_each_order_walks_like_the_upstream(filled, order):
     ],
 )
 def test_each_filter_matches_the_upstream(filled, filters):
-    stored = filled.ok("/posts", **filters)
-    assert _without_streams(stored) == _without_streams(filled.ok("/posts", **filters, fresh="true"))
+    stored = filled.ok("/v1/{account}/posts", **filters)
+    assert _without_streams(stored) == _without_streams(filled.ok("/v1/{account}/posts", **filters, fresh="true"))
 
 
 def test_limit_above_100_is_clamped_and_markers_have_six_decimals(filled):
-    body = filled.ok("/posts", limit=500)["data"]
+    body = filled.ok("/v1/{account}/posts", limit=500)["data"]
     assert len(body["list"]) == 100
     assert len(body["tailMarker"].split(".")[1]) == 6 and body["headMarker"] == body["list"][0]["postedAtPrecise"]
 
 
 def test_next_page_carries_limit_order_and_cursor(filled):
-    body = filled.ok("/posts", order="tips_summ_asc", limit=5)
+    body = filled.ok("/v1/{account}/posts", order="tips_summ_asc", limit=5)
     url = body["_pagination"]["next_page"]
     assert "limit=5" in url and "order=tips_summ_asc" in url and "after_publish_time=" in url
 
@@ -86,6 +76,6 @@ def test_next_page_carries_limit_order_and_cursor(filled):
     ],
 )
 def test_each_bad_posts_parameter_is_a_400_naming_it(filled, params, name):
-    response = filled.get("/posts", **params)
+    response = filled.get("/v1/{account}/posts", **params)
     assert response.status_code == 400, response.text
     assert name in response.json()["error"]

@@ -8,8 +8,8 @@ import threading
 import psycopg
 from alembic.script import ScriptDirectory
 
+from tests.fixtures.store import write_page
 from tests.fixtures.threads import run_in_threads
-from tests.store.conftest import write_page
 
 REVISION = "0011_posts_counters"
 
@@ -122,19 +122,19 @@ def test_concurrent_writers_of_one_account_lose_no_delta(db, database_url):
     assert db.execute("SELECT count(*) FROM posts").fetchone()[0] > 0
 
 
-def test_the_route_answers_zeros_for_an_account_without_posts(store_api):
-    store_api.cover("posts")
-    counters = store_api.ok("/posts")["data"]["counters"]
+def test_the_route_answers_zeros_for_an_account_without_posts(api_caller):
+    api_caller.store.cover("posts")
+    counters = api_caller.ok("/v1/{account}/posts")["data"]["counters"]
     assert counters == {"audiosCount": 0, "photosCount": 0, "videosCount": 0, "mediasCount": 0,
                         "postsCount": 0, "streamsCount": None, "archivedPostsCount": 0,
                         "privateArchivedPostsCount": 0}
 
 
-def test_the_route_reads_the_rollup(store_api):
-    write_page(store_api.db, "posts", store_api.account_id,
+def test_the_route_reads_the_rollup(api_caller):
+    write_page(api_caller.db, "posts", api_caller.account_id,
                [_post(0, "ppva"), _post(1, "vg"), _post(2, "aa", archived=True), _post(3, "p", private=True)])
-    store_api.cover("posts")
-    counters = store_api.ok("/posts", limit=1)["data"]["counters"]
+    api_caller.store.cover("posts")
+    counters = api_caller.ok("/v1/{account}/posts", limit=1)["data"]["counters"]
     assert counters == {"audiosCount": 1, "photosCount": 2, "videosCount": 2, "mediasCount": 5,
                         "postsCount": 2, "streamsCount": None, "archivedPostsCount": 1,
                         "privateArchivedPostsCount": 1}

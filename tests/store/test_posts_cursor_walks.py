@@ -23,15 +23,15 @@ CURSOR = {"publish_date_desc": "before_publish_time", "publish_date_asc": "after
 
 
 @pytest.fixture
-def dense(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, **DENSE)
-    store_api.fill_posts()
-    now = store_api.sandbox.epoch
+def dense(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, **DENSE)
+    api_caller.store.fill_posts()
+    now = api_caller.sandbox.epoch
     # The store holds every post (the fill re-reads tied groups): the walks' ground truth.
-    assert store_truth(store_api.db, store_api.account_id, "posts", 0, now) == sandbox_truth(
-        store_api.sandbox, store_api.account_id, "posts", 0, now
+    assert store_truth(api_caller.db, api_caller.account_id, "posts", 0, now) == sandbox_truth(
+        api_caller.sandbox, api_caller.account_id, "posts", 0, now
     )
-    return store_api
+    return api_caller
 
 
 def _feed_ids(api) -> list[int]:
@@ -48,7 +48,7 @@ def _walk(api, order: str, limit: int, **extra) -> list[dict]:
     params = {"order": order, "limit": limit, **extra}
     rows = []
     while True:
-        data = api.ok("/posts", **params)["data"]
+        data = api.ok("/v1/{account}/posts", **params)["data"]
         rows += data["list"]
         if not data["hasMore"]:
             return rows
@@ -61,7 +61,7 @@ def _walk(api, order: str, limit: int, **extra) -> list[dict]:
 @pytest.mark.parametrize("order", ["publish_date_desc", "publish_date_asc"])
 def test_walking_by_tail_marker_returns_each_post_once(dense, source, order, limit):
     extra = {"fresh": "true"} if source == "upstream" else {}
-    first = dense.ok("/posts", order=order, limit=limit, **extra)
+    first = dense.ok("/v1/{account}/posts", order=order, limit=limit, **extra)
     assert first["_meta"]["_cache"]["source"] == source
     rows = _walk(dense, order, limit, **extra)
     per_value = Counter(p["postedAtPrecise"] for p in rows)
@@ -76,7 +76,7 @@ def test_walking_by_tail_marker_returns_each_post_once(dense, source, order, lim
 def test_store_and_upstream_pages_are_the_same_pages(dense, order):
     params = {"order": order, "limit": 50}
     for _ in range(5):
-        stored, live = dense.ok("/posts", **params)["data"], dense.ok("/posts", **params, fresh="true")["data"]
+        stored, live = dense.ok("/v1/{account}/posts", **params)["data"], dense.ok("/v1/{account}/posts", **params, fresh="true")["data"]
         assert [p["id"] for p in stored["list"]] == [p["id"] for p in live["list"]]
         assert (stored["hasMore"], stored["headMarker"], stored["tailMarker"]) == (
             live["hasMore"], live["headMarker"], live["tailMarker"]
@@ -85,9 +85,9 @@ def test_store_and_upstream_pages_are_the_same_pages(dense, order):
 
 
 def test_a_page_ends_before_a_split_value_or_holds_one_value_whole(dense):
-    whole = dense.ok("/posts", limit=10)["data"]["list"]
+    whole = dense.ok("/v1/{account}/posts", limit=10)["data"]["list"]
     assert len(whole) > 10 and len({p["postedAtPrecise"] for p in whole}) == 1
-    trimmed = dense.ok("/posts", limit=50)["data"]["list"]
+    trimmed = dense.ok("/v1/{account}/posts", limit=50)["data"]["list"]
     assert len(trimmed) < 50 and [p["id"] for p in trimmed] == [p["id"] for p in whole]
 
 

@@ -9,6 +9,7 @@ holds the organization and key only, so a store answer can only have come from i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import psycopg
 import pytest
@@ -17,8 +18,8 @@ from psycopg.types.json import Jsonb
 
 from app.db.migrate import upgrade
 from app.settings import Settings
+from tests.fixtures.api import ApiCaller, on_sandbox
 from tests.fixtures.database import scratch_database, truncate_all
-from tests.store.conftest import StoreApi
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +38,7 @@ def read_db(read_database_url: str) -> Iterator[psycopg.Connection]:
 
 @pytest.fixture
 def api_settings(settings: Settings, sandbox, read_database_url: str) -> Settings:
-    return settings.replace(
-        upstream_url=sandbox.url, upstream_max_attempts=1, upstream_backoff_base=0.0,
-        database_read_url=read_database_url,
-    )
+    return on_sandbox(settings, sandbox, database_read_url=read_database_url)
 
 
 def _copy_rows(source: psycopg.Connection, target: psycopg.Connection, table: str, where: str, value) -> None:
@@ -55,29 +53,29 @@ def _copy_rows(source: psycopg.Connection, target: psycopg.Connection, table: st
 
 
 @pytest.fixture
-def replica_api(store_api: StoreApi, db: psycopg.Connection, read_db: psycopg.Connection) -> StoreApi:
+def replica_api(api_caller: ApiCaller, db: psycopg.Connection, read_db: psycopg.Connection) -> ApiCaller:
     """The store API whose synced rows are written into the read database only."""
-    (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (store_api.account_id,)).fetchone()
+    (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (api_caller.account_id,)).fetchone()
     _copy_rows(db, read_db, "organizations", "id", org_id)
-    _copy_rows(db, read_db, "accounts", "id", store_api.account_id)
-    store_api.sandbox.configure_account(store_api.account_id, chargebacks=40, history_days=200)
-    on_replica = StoreApi(store_api.client, store_api.key, store_api.account_id, read_db, store_api.sandbox)
-    on_replica.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    _copy_rows(db, read_db, "accounts", "id", api_caller.account_id)
+    api_caller.sandbox.configure_account(api_caller.account_id, chargebacks=40, history_days=200)
+    on_replica = replace(api_caller, db=read_db)
+    on_replica.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
     return on_replica
 
 
-def test_store_answers_come_from_the_read_database(replica_api: StoreApi, db: psycopg.Connection):
-    body = replica_api.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00")
+def test_store_answers_come_from_the_read_database(replica_api: ApiCaller, db: psycopg.Connection):
+    body = replica_api.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00")
 
     assert body["_meta"]["_cache"]["source"] == "store"
     assert body["data"]["list"]  # rows exist only in the read database
     assert db.execute("SELECT count(*) FROM chargebacks").fetchone()[0] == 0
-    live = replica_api.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00", fresh="true")
+    live = replica_api.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00", fresh="true")
     assert body["data"]["list"] == live["data"]["list"]
 
 
 def test_without_coverage_on_the_read_database_the_answer_is_live(
-    replica_api: StoreApi, read_db: psycopg.Connection, db: psycopg.Connection
+    replica_api: ApiCaller, read_db: psycopg.Connection, db: psycopg.Connection
 ):
     # The primary claiming coverage changes nothing: coverage is read where the rows are.
     db.execute(
@@ -87,6 +85,6 @@ def test_without_coverage_on_the_read_database_the_answer_is_live(
     )
     read_db.execute("DELETE FROM sync_state WHERE account_id = %s", (replica_api.account_id,))
 
-    body = replica_api.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00")
+    body = replica_api.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00")
 
     assert body["_meta"]["_cache"]["source"] == "upstream"

@@ -16,50 +16,50 @@ HOT = {"earnings": 900, "history_days": 1 / 24}
 
 
 @pytest.fixture
-def freshness(store_api, sandbox):
-    sandbox.configure_account(store_api.account_id, **HOT)
+def freshness(api_caller, sandbox):
+    sandbox.configure_account(api_caller.account_id, **HOT)
     with sandbox.client() as upstream:
-        yield Freshness(store_api.client, upstream, store_api.key)
+        yield Freshness(api_caller.client, upstream, api_caller.key)
 
 
 def test_the_lag_is_the_age_of_the_oldest_upstream_transaction_the_default_answer_lacks(
-        store_api, sandbox, freshness, monkeypatch):
-    store_api.fill_earnings()  # the store holds every row up to the epoch
-    first = freshness.read(store_api.account_id, follow=True)
+        api_caller, sandbox, freshness, monkeypatch):
+    api_caller.store.fill_earnings()  # the store holds every row up to the epoch
+    first = freshness.read(api_caller.account_id, follow=True)
     assert (first.lag, first.source, first.delays) == (0.0, "store", [])
 
     sandbox.advance(100)  # new transactions upstream, none in the store
     monkeypatch.setattr(app.params, "utc_now", lambda: datetime.fromtimestamp(sandbox.epoch + 100, UTC))
-    new = [datetime.fromisoformat(row["createdAt"]).timestamp() for row in store_api.upstream(
+    new = [datetime.fromisoformat(row["createdAt"]).timestamp() for row in api_caller.upstream(
         "/earnings/transactions", order="asc", start_date=datetime.fromtimestamp(sandbox.epoch + 1, UTC).isoformat(), limit=1000)["list"]]
     assert len(new) >= 10
-    behind = freshness.read(store_api.account_id, follow=True)
+    behind = freshness.read(api_caller.account_id, follow=True)
     assert behind.source == "store"
     assert behind.lag == pytest.approx(sandbox.epoch + 100 - min(new), abs=1)
     assert behind.delays == []  # still missing: nothing turned visible yet
 
-    store_api.fill_earnings()  # the sync catches up
-    store_api.cover("earnings", end=sandbox.epoch + 100)
-    caught_up = freshness.read(store_api.account_id, follow=True)
+    api_caller.store.fill_earnings()  # the sync catches up
+    api_caller.store.cover("earnings", end=sandbox.epoch + 100)
+    caught_up = freshness.read(api_caller.account_id, follow=True)
     assert caught_up.lag == 0.0
     # Each new one got a delay: reading time minus its createdAt.
     assert sorted(caught_up.delays) == pytest.approx(sorted(sandbox.epoch + 100 - t for t in new), abs=1)
 
 
-def test_the_bench_counts_its_own_upstream_reads_per_account(store_api, sandbox, freshness):
-    store_api.fill_earnings()
+def test_the_bench_counts_its_own_upstream_reads_per_account(api_caller, sandbox, freshness):
+    api_caller.store.fill_earnings()
     for _ in range(3):
-        freshness.read(store_api.account_id, follow=False)
-    assert freshness.upstream_reads == {store_api.account_id: 3}
+        freshness.read(api_caller.account_id, follow=False)
+    assert freshness.upstream_reads == {api_caller.account_id: 3}
 
 
-def test_transactions_already_missing_at_the_first_reading_get_no_delay(store_api, sandbox, freshness, monkeypatch):
-    store_api.fill_earnings()
+def test_transactions_already_missing_at_the_first_reading_get_no_delay(api_caller, sandbox, freshness, monkeypatch):
+    api_caller.store.fill_earnings()
     sandbox.advance(60)  # a backlog from before the window: missing, but created before it
     monkeypatch.setattr(app.params, "utc_now", lambda: datetime.fromtimestamp(sandbox.epoch + 60, UTC))
-    first = freshness.read(store_api.account_id, follow=True)
+    first = freshness.read(api_caller.account_id, follow=True)
     assert first.lag > 0 and first.delays == []
 
-    store_api.fill_earnings()
-    store_api.cover("earnings", end=sandbox.epoch + 60)
-    assert freshness.read(store_api.account_id, follow=True).delays == []
+    api_caller.store.fill_earnings()
+    api_caller.store.cover("earnings", end=sandbox.epoch + 60)
+    assert freshness.read(api_caller.account_id, follow=True).delays == []

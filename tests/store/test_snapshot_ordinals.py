@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from app.store.snapshot import _NEWEST_SQL, _PAGE_SQL, SnapshotQuery, snapshot_page
 from app.store.source import Coverage
+from tests.fixtures.store import write_page
 from tests.fixtures.threads import run_in_threads
-from tests.store.conftest import write_page
 
 TABLES = ["chargebacks", "payout_requests"]
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -265,19 +265,19 @@ def test_a_deep_page_reads_limit_plus_one_rows_not_the_offset(db, table):
 
 # --- through the route --------------------------------------------------------------------
 
-ROUTES = [("/payouts/chargebacks", "chargebacks", "/payouts/chargebacks"),
-          ("/payouts/requests", "payout_requests", "/payouts/requests")]
+ROUTES = [("/v1/{account}/payouts/chargebacks", "chargebacks", "/payouts/chargebacks"),
+          ("/v1/{account}/payouts/requests", "payout_requests", "/payouts/requests")]
 
 
 @pytest.mark.parametrize("route, table, path", ROUTES)
-def test_the_route_answers_the_offset_pages(store_api, route, table, path):
+def test_the_route_answers_the_offset_pages(api_caller, route, table, path):
     """Filled from the sandbox through the shared mapping, the store's pages are the pages
     the OFFSET query gives, at every offset, for several windows."""
-    store_api.sandbox.configure_account(store_api.account_id, chargebacks=95, payout_requests=57, history_days=400)
-    store_api.fill_snapshot(table, path)
-    assert misnumbered(store_api.db, table, store_api.account_id) == 0
+    api_caller.sandbox.configure_account(api_caller.account_id, chargebacks=95, payout_requests=57, history_days=400)
+    api_caller.store.fill_snapshot(table, path)
+    assert misnumbered(api_caller.db, table, api_caller.account_id) == 0
     for start in ("1970-01-01 00:00:00", "2025-06-01 00:00:00"):
-        first = store_api.ok(route, start_date=start)
+        first = api_caller.ok(route, start_date=start)
         assert first["_meta"]["_cache"]["source"] == "store"
         pin = first["data"]["marker"]
         limit = 7 if table == "chargebacks" else 10
@@ -285,8 +285,8 @@ def test_the_route_answers_the_offset_pages(store_api, route, table, path):
             params = {"start_date": start, "offset": offset, "marker": pin}
             if table == "chargebacks":
                 params["limit"] = limit
-            page = store_api.ok(route, **params)["data"]
-            expected = offset_page(store_api.db, table, store_api.account_id,
+            page = api_caller.ok(route, **params)["data"]
+            expected = offset_page(api_caller.db, table, api_caller.account_id,
                                    datetime.fromisoformat(start).replace(tzinfo=UTC),
                                    datetime.fromtimestamp(pin, UTC), offset, limit)
             assert page["list"] == expected[:limit]

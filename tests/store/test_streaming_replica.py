@@ -19,9 +19,9 @@ import pytest
 
 from app.db.migrate import upgrade
 from app.settings import Settings
+from tests.fixtures.api import ApiCaller
 from tests.fixtures.database import TEST_SECRET_KEYS
 from tests.fixtures.pgnodes import SERVER_USER, PgNode, hand_to_server_user, servers_can_run
-from tests.store.conftest import StoreApi
 
 pytestmark = pytest.mark.slow
 
@@ -78,16 +78,16 @@ def db(replicated) -> Iterator[psycopg.Connection]:
         yield conn
 
 
-def test_store_reads_on_the_standby_see_what_the_primary_committed(store_api: StoreApi, replicated, db):
+def test_store_reads_on_the_standby_see_what_the_primary_committed(api_caller: ApiCaller, replicated, db):
     primary_url, standby_url = replicated
     with psycopg.connect(standby_url) as standby:
         assert standby.execute("SELECT pg_is_in_recovery()").fetchone()[0] is True
-    store_api.sandbox.configure_account(store_api.account_id, chargebacks=30, history_days=200)
-    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    api_caller.sandbox.configure_account(api_caller.account_id, chargebacks=30, history_days=200)
+    api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
     _wait_replayed(db, standby_url)
 
-    body = store_api.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00")
-    live = store_api.ok("/payouts/chargebacks", start_date="2025-01-01 00:00:00", fresh="true")
+    body = api_caller.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00")
+    live = api_caller.ok("/v1/{account}/payouts/chargebacks", start_date="2025-01-01 00:00:00", fresh="true")
 
     assert body["_meta"]["_cache"]["source"] == "store"
     assert body["data"]["list"] and body["data"]["list"] == live["data"]["list"]

@@ -14,17 +14,17 @@ def api_settings(settings: Settings, sandbox) -> Settings:
     )
 
 
-def test_a_covered_window_is_served_from_the_store_while_the_upstream_hangs(store_api):
-    store_api.sandbox.configure_account(store_api.account_id, chargebacks=30, history_days=400)
-    store_api.fill_snapshot("chargebacks", "/payouts/chargebacks")
-    params = {"start_date": "2025-01-01 00:00:00", "marker": store_api.sandbox.epoch}
-    expected = store_api.ok("/payouts/chargebacks", **params)["data"]
-    store_api.sandbox.add_fault("timeout", count=50, seconds=30.0, account_id=store_api.account_id)
+def test_a_covered_window_is_served_from_the_store_while_the_upstream_hangs(api_caller):
+    api_caller.sandbox.configure_account(api_caller.account_id, chargebacks=30, history_days=400)
+    api_caller.store.fill_snapshot("chargebacks", "/payouts/chargebacks")
+    params = {"start_date": "2025-01-01 00:00:00", "marker": api_caller.sandbox.epoch}
+    expected = api_caller.ok("/v1/{account}/payouts/chargebacks", **params)["data"]
+    api_caller.sandbox.add_fault("timeout", count=50, seconds=30.0, account_id=api_caller.account_id)
 
-    stored = store_api.ok("/payouts/chargebacks", **params)
+    stored = api_caller.ok("/v1/{account}/payouts/chargebacks", **params)
     assert stored["_meta"]["_cache"]["source"] == "store"
     assert stored["data"] == expected and expected["list"]
 
-    fresh = store_api.get("/payouts/chargebacks", **params, fresh="true")
+    fresh = api_caller.get("/v1/{account}/payouts/chargebacks", **params, fresh="true")
     assert fresh.status_code == 424
     assert fresh.json()["code"] == "upstream_timeout"

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 from app.settings import Settings
+from tests.fixtures.sandbox import fresh_account_id
 from tests.sync.helpers import add_account
-
-_account_ids = itertools.count(710_001)
 
 
 @pytest.fixture
@@ -36,7 +33,7 @@ def new_account(db, sandbox):
     store (organization + active account) and the sandbox (sized as asked)."""
 
     def make(**sizes) -> int:
-        account_id = next(_account_ids)
+        account_id = fresh_account_id()
         add_account(db, account_id)
         if sizes:
             sandbox.configure_account(account_id, **sizes)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator
 
 import pytest
 
 from app.settings import Settings
-
-# Each test faults its own accounts, so rules queued by one test never reach another.
-_account_ids = itertools.count(9100)
+from tests.fixtures.sandbox import fresh_account_id
 
 
 @pytest.fixture
 def account_id() -> int:
     """An upstream account id no other test in this session uses."""
-    return next(_account_ids)
+    return fresh_account_id()
 
 
 @pytest.fixture

@@ -10,30 +10,24 @@ against the sandbox's ground truth: every row of the window, each once.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import count
 
 import pytest
 
 from sandbox.core.checksum import checksum
-from tests.routes.live.conftest import LiveApi
+from tests.fixtures.api import ApiCaller
 
 #: ~35 messages and notifications in each of the epoch's last 43 seconds.
 DENSE = {"history_days": 0.0005, "ties": True, "direct_messages": 1500, "notifications": 1500}
 START, END = "2025-12-31 23:59:00", "2026-01-01 00:00:00"  # direct messages: [START, END)
-_account_ids = count(7901)
 
 
 @pytest.fixture
-def dense(api_client, make_org, make_key, connect_account, sandbox) -> LiveApi:
-    # Walks make hundreds of requests: a generous plan, so metering never interferes.
-    org_id = make_org(credits=10_000_000, limit_minute=1_000_000, limit_day=10_000_000)
-    account_id = next(_account_ids)
-    connect_account(org_id, account_id)
-    sandbox.configure_account(account_id, **DENSE)
-    return LiveApi(api_client, make_key(org_id, "admin"), account_id, org_id)
+def dense(api_caller, sandbox) -> ApiCaller:
+    sandbox.configure_account(api_caller.account_id, **DENSE)
+    return api_caller
 
 
-def _walk(api: LiveApi, path: str, member: str, params: dict, cursor) -> list[dict]:
+def _walk(api: ApiCaller, path: str, member: str, params: dict, cursor) -> list[dict]:
     """Page by hand: the first page with ``params``, each next one with ``cursor(rows)``
     (the spec's cursor from the previous page's last row) in place of the old one."""
     rows: list[dict] = []
@@ -55,7 +49,7 @@ def _exactly_once(rows: list[dict], truth: dict) -> None:
 # --- direct messages: end_date -------------------------------------------------------------
 
 
-def _walk_messages(api: LiveApi, limit: int) -> list[dict]:
+def _walk_messages(api: ApiCaller, limit: int) -> list[dict]:
     return _walk(
         api, "/v1/{account}/direct-messages", "items",
         {"start_date": START, "end_date": END, "limit": limit},

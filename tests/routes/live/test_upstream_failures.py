@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.routes.live.conftest import error_message
+from tests.fixtures.api import error_of
 
 #: (method, our path, the upstream path prefix the fault rule matches)
 ROUTES = [
@@ -26,8 +26,8 @@ ROUTES = [
 IDS = [f"{method} {path}" for method, path, _ in ROUTES]
 
 
-def call(live_api, method: str, path: str):
-    return live_api.get(path) if method == "GET" else live_api.post(path)
+def call(api_caller, method: str, path: str):
+    return api_caller.get(path) if method == "GET" else api_caller.post(path)
 
 
 def balance(db, org_id: int) -> int:
@@ -35,31 +35,31 @@ def balance(db, org_id: int) -> int:
 
 
 @pytest.mark.parametrize(("method", "path", "prefix"), ROUTES, ids=IDS)
-def test_upstream_outage_is_a_424_that_says_the_upstream_is_unavailable(live_api, sandbox, db, method, path, prefix):
+def test_upstream_outage_is_a_424_that_says_the_upstream_is_unavailable(api_caller, sandbox, db, method, path, prefix):
     # Every attempt the client makes (2 in these tests) meets a 503.
-    scope = {"path_prefix": prefix} if prefix else {"account_id": live_api.account_id}
+    scope = {"path_prefix": prefix} if prefix else {"account_id": api_caller.account_id}
     sandbox.add_fault("status", count=10, status=503, **scope)
-    before = balance(db, live_api.org_id)
-    message = error_message(call(live_api, method, path), 424)
+    before = balance(db, api_caller.org_id)
+    message = error_of(call(api_caller, method, path), 424, credits=1)
     assert "upstream unavailable" in message and "503" in message
-    assert balance(db, live_api.org_id) == before - 1
+    assert balance(db, api_caller.org_id) == before - 1
 
 
 @pytest.mark.parametrize(("method", "path", "prefix"), ROUTES, ids=IDS)
-def test_rejected_credentials_are_a_424_that_says_so(live_api, sandbox, db, method, path, prefix):
-    sandbox.reject_credentials(live_api.account_id)
-    before = balance(db, live_api.org_id)
-    message = error_message(call(live_api, method, path), 424)
+def test_rejected_credentials_are_a_424_that_says_so(api_caller, sandbox, db, method, path, prefix):
+    sandbox.reject_credentials(api_caller.account_id)
+    before = balance(db, api_caller.org_id)
+    message = error_of(call(api_caller, method, path), 424, credits=1)
     assert "rejected" in message and "credentials" in message
-    assert balance(db, live_api.org_id) == before - 1
+    assert balance(db, api_caller.org_id) == before - 1
 
 
-def test_a_truncated_answer_is_a_424_too(live_api, sandbox):
-    sandbox.add_fault("truncate", count=10, account_id=live_api.account_id)
-    assert "upstream unavailable" in error_message(live_api.get("/v1/{account}/chats"), 424)
+def test_a_truncated_answer_is_a_424_too(api_caller, sandbox):
+    sandbox.add_fault("truncate", count=10, account_id=api_caller.account_id)
+    assert "upstream unavailable" in error_of(api_caller.get("/v1/{account}/chats"), 424, credits=1)
 
 
-def test_the_route_answers_again_once_the_upstream_recovers(live_api, sandbox):
-    sandbox.add_fault("status", count=2, status=502, account_id=live_api.account_id)
-    error_message(live_api.get("/v1/{account}/chats"), 424)
-    assert live_api.ok("/v1/{account}/chats")["data"]["list"]
+def test_the_route_answers_again_once_the_upstream_recovers(api_caller, sandbox):
+    sandbox.add_fault("status", count=2, status=502, account_id=api_caller.account_id)
+    error_of(api_caller.get("/v1/{account}/chats"), 424, credits=1)
+    assert api_caller.ok("/v1/{account}/chats")["data"]["list"]
