@@ -124,7 +124,7 @@ def test_sigterm_in_the_middle_of_the_soak_leaves_no_process_and_no_database(pos
         pgids = {int(line.split()[-1]) for line in lines.seen if line.startswith("started ") and " pid " in line}
         assert len(pgids) == 3  # sandbox, API, worker
         assert groups_alive(pgids)
-        time.sleep(1)
+        time.sleep(1)  # the middle of the soak: a second of its traffic (what is under test)
         soak.send_signal(signal.SIGTERM)
         assert soak.wait(timeout=60) == 128 + signal.SIGTERM, "".join(lines.seen)
     finally:

@@ -24,6 +24,7 @@ from app.admin import service as admin
 from app.db.migrate import upgrade
 from tests.fixtures.api import auth
 from tests.fixtures.database import scratch_database
+from tests.fixtures.net import wait_for
 
 ROUTES = ("/v1/events", "/health")
 
@@ -49,14 +50,15 @@ def stop_postgres(server) -> None:
     """Fast shutdown (what a restart does): backends are ended, the socket goes away."""
     pid = server.get_pid()
     os.kill(pid, signal.SIGINT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+
+    def gone() -> bool:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            return
-        time.sleep(0.05)
-    raise RuntimeError("PostgreSQL did not stop")
+            return True
+        return False
+
+    wait_for(gone, 30, "PostgreSQL to stop", every=0.05)
 
 
 class Load:
@@ -79,7 +81,17 @@ class Load:
                 elapsed = time.monotonic() - started
                 body = response.json()
                 self.answers.append((route, request_id, response.status_code, body, response.headers, elapsed))
-                time.sleep(0.01)
+                time.sleep(0.01)  # the load's pace
+
+    def wait_for_answers(self, status: int, when: str, each: int = 3) -> None:
+        """Until each route has had ``each`` more answers with ``status`` than until now."""
+        start = len(self.answers)
+
+        def answered() -> bool:
+            routes = [route for route, _, got, *_ in self.answers[start:] if got == status]
+            return all(routes.count(route) >= each for route in ROUTES)
+
+        wait_for(answered, 30, f"{each} answers {status} of each route {when}", every=0.05)
 
     def __enter__(self) -> Load:
         for thread in self._threads:
@@ -102,13 +114,13 @@ def test_a_database_restart_under_load_gives_only_200_and_503(own_postgres, api_
     api = api_process(RELAY_DATABASE_URL=url, RELAY_API_WORKERS="1")
 
     with Load(api.url, key) as load:
-        time.sleep(1.0)
+        load.wait_for_answers(200, "before the outage")
         stop_postgres(server)
-        time.sleep(5.0)  # the outage, under load
+        load.wait_for_answers(503, "in the outage")  # under load, on both routes
         server.ensure_postgres_running()
         with httpx.Client(base_url=api.url, timeout=30) as client:
             first = client.get("/v1/events", headers=auth(key))
-        time.sleep(1.0)
+        load.wait_for_answers(200, "after the restart")
 
     assert first.status_code == 200, first.text  # broken connections were replaced, not handed out
     statuses = {status for _, _, status, _, _, _ in load.answers}

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +19,7 @@ import httpx
 import pytest
 
 from app.db.embedded import embedded_running
-from tests.fixtures.net import free_port
+from tests.fixtures.net import answering, free_port, refuses_connections, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -59,14 +58,6 @@ def _earnings_coverage_end(env: dict, account_id: int) -> int:
     ends = [row["coverage_end"] for row in json.loads(out)
             if row["account_id"] == account_id and row["resource"] == "earnings" and row["coverage_end"]]
     return int(datetime.fromisoformat(ends[0]).timestamp()) if ends else 0
-
-
-def _refused(url: str) -> bool:
-    try:
-        httpx.get(url, timeout=2)
-    except httpx.TransportError:
-        return True
-    return False
 
 
 @pytest.fixture
@@ -117,33 +108,28 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
         assert response.status_code == 200, response.text
         assert "_rate_limits" in response.json()["_meta"]
         # The worker syncs the demo accounts; the store answers once coverage is there.
-        deadline = time.monotonic() + 90
-        while True:
+        def from_the_store() -> dict | None:
             earnings = httpx.get(f"{base}/v1/1001/earnings", headers=auth, timeout=15)
             assert earnings.status_code == 200, earnings.text
-            if earnings.json()["_meta"].get("_cache", {}).get("source") == "store":
-                break
-            assert time.monotonic() < deadline, "the worker never covered the demo account"
-            time.sleep(1)
-        assert earnings.json()["data"]["list"]
+            body = earnings.json()
+            return body if body["_meta"].get("_cache", {}).get("source") == "store" else None
+
+        earnings = wait_for(from_the_store, 90, "the worker to cover the demo account", every=1)
+        assert earnings["data"]["list"]
 
         # The worker reads the sandbox's clock (RELAY_SYNC_CLOCK, as documented for the
         # demo): moved three days on, the new rows sync; the machine's clock never gets there.
         moved = httpx.post(f"http://127.0.0.1:{sandbox_port}/_sandbox/clock/advance",
                            json={"seconds": 3 * 86400}, timeout=5).json()["now"]
-        deadline = time.monotonic() + 150  # a generous wait on a loaded machine, polled
-        while _earnings_coverage_end(env, 1001) < moved:
-            assert time.monotonic() < deadline, "the demo's worker never synced past the sandbox clock"
-            time.sleep(1)
+        # A generous wait on a loaded machine, polled.
+        wait_for(lambda: _earnings_coverage_end(env, 1001) >= moved, 150,
+                 "the demo's worker to sync past the sandbox clock", every=1)
 
         # Another process joins the demo's embedded PostgreSQL, as a second `relay serve`.
         other = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"],
                                  env={**env, "RELAY_API_PORT": str(other_port)},
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while _refused(f"http://127.0.0.1:{other_port}/health"):
-            assert time.monotonic() < deadline, "the second relay serve never answered"
-            time.sleep(0.5)
+        wait_for(answering(f"http://127.0.0.1:{other_port}/health", other), 60, "the second relay serve to answer")
     finally:
         stop_demo(proc)
         if other is not None:
@@ -152,6 +138,6 @@ def test_relay_demo_runs_the_stack_on_the_embedded_database_and_prints_a_working
     # Stopping the demo stopped all it started, the database too, whoever else had joined it.
     assert proc.returncode == 0
     assert not embedded_running(tmp_path / "relay" / "pgdata")
-    assert _refused(f"http://127.0.0.1:{api_port}/health")
-    assert _refused(f"http://127.0.0.1:{sandbox_port}/_sandbox/health")
+    assert refuses_connections(f"http://127.0.0.1:{api_port}/health")
+    assert refuses_connections(f"http://127.0.0.1:{sandbox_port}/_sandbox/health")
     assert (tmp_path / "relay" / "pgdata").is_dir()

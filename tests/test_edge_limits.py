@@ -23,6 +23,7 @@ import pytest
 from app.settings import Settings
 from app.settings_table import documented_settings
 from tests.fixtures.api import ApiProcess, auth, start_api_process
+from tests.fixtures.net import wait_for
 
 ACCOUNT_B = 7301
 MB = 1_000_000
@@ -146,7 +147,7 @@ def _closed_within(sockets: list[socket.socket], timeout: float) -> dict[socket.
 def test_a_50_mb_header_is_refused_within_5_s_while_b_is_served(api_process, org_b):
     api = api_process()
     with b_reading(api.url, org_b) as watch:
-        time.sleep(0.5)
+        wait_for(lambda: len(watch.answers) >= 2, 10, "B's first answers", every=0.02)
         attacker = _connect(api.url)
         started = time.monotonic()
         stopped_reading = False
@@ -156,7 +157,8 @@ def test_a_50_mb_header_is_refused_within_5_s_while_b_is_served(api_process, org
             stopped_reading = True
         answer = _read_until_closed(attacker, timeout=5)
         refused_after = time.monotonic() - started
-        time.sleep(0.5)
+        answered = len(watch.answers)
+        wait_for(lambda: len(watch.answers) >= answered + 2, 10, "B's answers after the refusal", every=0.02)
     assert refused_after < 5
     assert stopped_reading, "the server read all 50 MB"
     if answer:  # the refusal may be lost to the reset of the unread bytes
@@ -256,6 +258,22 @@ def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive_timeout(sh
 # --- connections ---------------------------------------------------------------------------------
 
 
+def _wait_for_upstream_calls(sandbox, calls: int) -> None:
+    """Until the sandbox has had ``calls`` requests of B's account (they wait there)."""
+    wait_for(lambda: sum(sandbox.requests(ACCOUNT_B)["requests"].values()) >= calls, 10,
+             f"{calls} requests waiting on the upstream", every=0.02)
+
+
+def _first_status_not_503(api: ApiProcess, timeout: float) -> int:
+    """The status of /health on a new connection, once it is not the cap's 503."""
+
+    def served() -> int | None:
+        status = httpx.get(f"{api.url}/health").status_code
+        return None if status == 503 else status
+
+    return wait_for(served, timeout, "a new connection not refused by the cap", every=0.05)
+
+
 def test_connections_past_the_cap_are_answered_503_with_retry_after(api_process):
     api = api_process(RELAY_API_MAX_CONNECTIONS="3")
     with httpx.Client(base_url=api.url) as first, httpx.Client(base_url=api.url) as second:
@@ -270,10 +288,7 @@ def test_connections_past_the_cap_are_answered_503_with_retry_after(api_process)
             # the connections already served go on
             assert all(client.get("/health").status_code == 200 for client in (*held, third))
     # below the cap again: a new connection is served (once the server has seen the others go)
-    deadline = time.monotonic() + 5
-    while (status := httpx.get(f"{api.url}/health").status_code) == 503 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert status == 200
+    assert _first_status_not_503(api, 5) == 200
 
 
 
@@ -281,17 +296,14 @@ def test_requests_still_running_for_clients_gone_count_against_the_cap(api_proce
     sandbox = sandbox_reset
     api = api_process(RELAY_UPSTREAM_URL=sandbox.url, RELAY_API_MAX_CONNECTIONS="2")
     sandbox.add_fault("latency", count=2, ms=4000, account_id=ACCOUNT_B)
-    for _ in range(2):  # two live requests whose clients leave at once; the upstream answers in 4 s
+    for sent in (1, 2):  # two live requests whose clients leave at once; the upstream answers in 4 s
         with _connect(api.url) as gone:
             gone.sendall(f"GET /v1/{ACCOUNT_B}/chats HTTP/1.1\r\nHost: x\r\n"
                          f"Authorization: Bearer {org_b.key}\r\n\r\n".encode())
-            time.sleep(0.3)  # the request is waiting on the upstream
+            _wait_for_upstream_calls(sandbox, sent)
     over = httpx.get(f"{api.url}/health")
     assert (over.status_code, over.json()["code"]) == (503, "connection_limit")
-    deadline = time.monotonic() + 15  # once they end, a new connection is served again
-    while (status := httpx.get(f"{api.url}/health").status_code) == 503 and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert status == 200
+    assert _first_status_not_503(api, 15) == 200  # once they end, a new connection is served again
 
 # --- documentation ---------------------------------------------------------------------------
 

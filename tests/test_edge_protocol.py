@@ -16,7 +16,7 @@ import uvicorn
 
 from app.edge import uvicorn_options
 from app.settings import Settings
-from tests.fixtures.net import free_port
+from tests.fixtures.net import free_port, wait_for
 
 LIMITS = Settings(api_max_header_bytes=1000, api_max_head_bytes=4000, api_max_request_line_bytes=1000,
                   api_head_timeout=2, api_body_timeout=2, max_body_bytes=1024)
@@ -48,10 +48,7 @@ def port() -> Iterator[int]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
+    wait_for(lambda: server.started, 10, "uvicorn to start", every=0.02)
     yield port
     server.should_exit = True
     thread.join(timeout=10)
@@ -65,7 +62,7 @@ def _talk(port: int, *parts: bytes, pause: float = 0.1, timeout: float = 5) -> b
                 sock.sendall(part)
             except OSError:  # refused and closed before the client was done
                 break
-            time.sleep(pause)
+            time.sleep(pause)  # the behaviour under test: a client that sends slowly
         received = b""
         try:
             while chunk := sock.recv(65536):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import socket
 import stat
-import time
 
 import psycopg
 import pytest
@@ -22,6 +21,7 @@ from app.settings import Settings
 from sync.cli import run_until_idle
 from tests.fixtures.api import auth, on_sandbox
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.net import wait_for
 from tests.sync.conftest import sync_settings  # noqa: F401 - fixture reused
 
 ACCOUNT = 7391
@@ -282,11 +282,11 @@ def test_a_webhook_secret_no_key_opens_sends_nothing_and_logs_the_reason(db, dat
         db.execute("INSERT INTO events (type, organization_id, payload) VALUES ('earnings.created', %s, '{}')", (org,))
         # An event is due once every older transaction of the server has ended (the feed's
         # horizon): other sessions on the server may hold it back a moment.
-        deadline = time.monotonic() + 30
-        while not db.execute("SELECT count(*) FROM webhook_deliveries").fetchone()[0]:
-            assert time.monotonic() < deadline, "no delivery attempt"
+        def attempted() -> int:
             deliver_until_idle(settings, database_url)
-            time.sleep(0.1)
+            return db.execute("SELECT count(*) FROM webhook_deliveries").fetchone()[0]
+
+        wait_for(attempted, 30, "a delivery attempt")
         assert receiver.requests == []
         delivered, error = db.execute("SELECT delivered, error FROM webhook_deliveries").fetchone()
         assert not delivered and error.startswith("signing secret unreadable") and foreign not in error

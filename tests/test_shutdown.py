@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from tests.fixtures.api import auth
+from tests.fixtures.net import refuses_connections, wait_for
 
 ACCOUNT_ID = 5151
 
@@ -36,16 +37,20 @@ def _get_in_thread(url: str, key: str) -> tuple[threading.Thread, dict]:
     return thread, answer
 
 
+def _wait_until_the_upstream_has_it(sandbox) -> None:
+    """The request in flight has reached the sandbox, which holds it (a latency fault)."""
+    wait_for(lambda: sandbox.requests(ACCOUNT_ID)["requests"], 30, "the request to reach the upstream", every=0.02)
+
+
 def test_sigterm_lets_the_request_in_flight_finish_and_refuses_new_ones(api_process, sandbox, caller):
     api = api_process(RELAY_UPSTREAM_URL=sandbox.url, RELAY_API_WORKERS="1")
     sandbox.add_fault("latency", count=1, ms=2000, account_id=ACCOUNT_ID)
     thread, answer = _get_in_thread(f"{api.url}/v1/{ACCOUNT_ID}/chats", caller)
-    time.sleep(0.7)  # the request is waiting on the upstream
+    _wait_until_the_upstream_has_it(sandbox)
 
     api.process.send_signal(signal.SIGTERM)
-    time.sleep(0.5)
-    with pytest.raises(httpx.ConnectError):
-        httpx.get(f"{api.url}/health", timeout=5)
+    wait_for(lambda: refuses_connections(f"{api.url}/health"), 5, "relay serve to stop accepting connections")
+    assert thread.is_alive()  # refused while the request in flight still waits on the upstream
 
     thread.join(timeout=30)
     assert answer["response"].status_code == 200, answer
@@ -60,7 +65,7 @@ def test_a_request_longer_than_the_shutdown_timeout_does_not_hold_the_exit(api_p
     )
     sandbox.add_fault("latency", count=1, ms=20_000, account_id=ACCOUNT_ID)
     thread, answer = _get_in_thread(f"{api.url}/v1/{ACCOUNT_ID}/chats", caller)
-    time.sleep(0.7)
+    _wait_until_the_upstream_has_it(sandbox)
 
     started = time.monotonic()
     api.process.send_signal(signal.SIGTERM)

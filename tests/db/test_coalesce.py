@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from app.db.coalesce import Coalescer
+from tests.fixtures.net import wait_for_async
 
 
 class Runner:
@@ -19,7 +20,7 @@ class Runner:
 
     async def __call__(self, items: list[int]) -> list[int]:
         self.batches.append(list(items))
-        await asyncio.sleep(0.01)  # a round trip: the next callers queue meanwhile
+        await asyncio.sleep(0.01)  # the behaviour faked: a round trip (the next callers queue meanwhile)
         if self.poison & set(items):
             raise ValueError(f"poisoned batch {items}")
         return [item * 2 for item in items]
@@ -63,7 +64,7 @@ async def test_close_cancels_whoever_still_waits():
 
     async def stuck(items: list[int]) -> list[int]:
         started.set()
-        await asyncio.sleep(60)
+        await asyncio.sleep(60)  # a batch that never ends (close cancels it)
         return items
 
     batches = Coalescer(stuck)
@@ -107,7 +108,7 @@ async def test_fewer_waiting_than_split_at_share_the_next_statement():
     batches = Coalescer(runner, max_batch=8, in_flight=3, split_at=4)
 
     first = asyncio.ensure_future(batches(0))
-    await asyncio.sleep(0.001)  # its batch is in flight
+    await wait_for_async(lambda: runner.running == 1, 5, "its batch in flight", every=0.0005)
     waiting = await asyncio.gather(*(batches(i) for i in (1, 2, 3)))  # 3 wait: below split_at
 
     assert [await first, *waiting] == [0, 2, 4, 6]
@@ -119,7 +120,7 @@ async def test_close_cancels_every_batch_in_flight():
     runner = Overlap()
     batches = Coalescer(runner, max_batch=2, in_flight=2, split_at=1)
     calls = [asyncio.ensure_future(batches(i)) for i in range(6)]
-    await asyncio.sleep(0.001)  # two batches are in flight
+    await wait_for_async(lambda: runner.running == 2, 5, "two batches in flight", every=0.0005)
 
     await batches.close()
 

@@ -26,7 +26,7 @@ class Receiver:
                 body = self.rfile.read(int(self.headers["content-length"]))
                 answer = 503 if receiver.down else status or (200 if answer_bytes else 204)
                 receiver.requests.append(({k.lower(): v for k, v in self.headers.items()}, body, answer))
-                time.sleep(receiver.delay)
+                time.sleep(receiver.delay)  # the behaviour under test: a slow receiver
                 self.send_response(answer)
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)

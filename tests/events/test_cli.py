@@ -7,7 +7,6 @@ import csv
 import json
 import re
 import stat
-import time
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -21,6 +20,7 @@ from app.cli import main
 from app.exports.columns import columns_of
 from tests.events.helpers import DAY, deliver_until_idle, events_of, initial_sync, next_incremental
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.net import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -61,6 +61,12 @@ def _created_ids(db, account_id: int) -> list[str]:
     return [f"evt_{e.hex}" for e, _, _ in events_of(db, account_id, "earnings.created")]
 
 
+def _now_in_a_second_after(db, moment: datetime) -> datetime | None:
+    """The database's ``now()`` once its whole second is past ``moment``."""
+    row = db.execute("SELECT now() WHERE date_trunc('second', now()) > %s", (moment,)).fetchone()
+    return row[0] if row else None
+
+
 def test_webhooks_cli_adds_lists_disables_and_redelivers_since_a_time(
     db, database_url, sandbox, sync_settings, new_account, receiver
 ):
@@ -92,8 +98,11 @@ def test_webhooks_cli_adds_lists_disables_and_redelivers_since_a_time(
     # Disabled: the next day's events are stored but not sent.
     ok(database_url, "webhooks", "disable", str(endpoint_id), "--reason", "receiver migrating")
     assert "disabled (receiver migrating)" in ok(database_url, "webhooks", "list")
-    time.sleep(1.1)  # --since has whole seconds: the first day's events are a second older
-    since = db.execute("SELECT now()").fetchone()[0].astimezone(UTC)
+    # --since has whole seconds: the moment between the days is in a later second than
+    # the first day's newest event.
+    (newest,) = db.execute("SELECT max(occurred_at) FROM events WHERE account_id = %s", (account_id,)).fetchone()
+    since = wait_for(lambda: _now_in_a_second_after(db, newest), 5, "the second after the first day's events",
+                     every=0.05).astimezone(UTC)
     sandbox.advance(DAY)
     next_incremental(db, sync_settings, account_id)
     second_day = _created_ids(db, account_id)[len(first_day):]

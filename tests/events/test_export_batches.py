@@ -54,7 +54,7 @@ def test_an_export_in_small_batches_has_every_row_once_in_order_and_outlasts_the
             began, got = time.monotonic(), b""
             async for chunk in encoded(same_connection(conn), account_id, "earnings", "csv", start, end, batch=7):
                 got += chunk
-                await asyncio.sleep(0.03)
+                await asyncio.sleep(0.03)  # the behaviour under test: a slow reader
             return got, time.monotonic() - began
 
     text, took = asyncio.run(slowly())

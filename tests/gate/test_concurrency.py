@@ -8,27 +8,18 @@ window counters, the balance and the ledger agree to the unit afterwards.
 from __future__ import annotations
 
 import asyncio
-import time
-from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 
 from tests.fixtures.api import auth
+from tests.fixtures.net import clear_of_utc_midnight, wait_for
 
 pytestmark = pytest.mark.slow
 
 REQUESTS = 120
 ALLOWED = 45
 ROUTE = "/v1/{account}/vault/media/processing"  # a live route: one upstream call each
-
-
-def _clear_of_utc_midnight() -> None:
-    """The day window is the binding limit here: do not start within a minute of it turning."""
-    now = datetime.now(UTC)
-    midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    if midnight - now < timedelta(seconds=60):
-        time.sleep((midnight - now).total_seconds() + 1)
 
 
 async def _fire(urls: list[str], key: str) -> list[int]:
@@ -40,16 +31,16 @@ async def _fire(urls: list[str], key: str) -> list[int]:
     return [r.status_code for r in responses]
 
 
-def _wait_for_ledger(db, org_id: int, timeout: float = 15.0) -> None:
+def _wait_for_ledger(db, org_id: int) -> None:
     """Each process writes its ledger rows shortly after its responses (0.1 s), and gives
     back what is left of its allowances when they end (1 s): wait until the counters and
     the balance agree with the ledger."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def agree() -> bool:
         state = _metering(db, org_id)
-        if state["day_used"] == state["ledger"] and state["balance"] == state["granted"] - state["debited"]:
-            return
-        time.sleep(0.05)
+        return state["day_used"] == state["ledger"] and state["balance"] == state["granted"] - state["debited"]
+
+    wait_for(agree, 15, "the counters and the balance to agree with the ledger", every=0.05)
 
 
 def _metering(db, org_id: int) -> dict:
@@ -79,7 +70,7 @@ def two_api_processes(api_process, sandbox):
 async def test_rate_window_lets_exactly_the_allowance_through_across_processes(
     db, two_api_processes, make_org, make_key, connect_account
 ):
-    _clear_of_utc_midnight()
+    clear_of_utc_midnight()
     org_id = make_org(credits=1000, limit_minute=100000, limit_day=ALLOWED)
     connect_account(org_id, 101)
     urls = [api.url + ROUTE.format(account=101) for api in two_api_processes]

@@ -7,14 +7,12 @@ Requests go through the real app (``probe_client``); the database is read afterw
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from app.admin.service import disconnect_account, reconnect_account, revoke_key
 from app.gate.keeper import Trust
 from tests.fixtures.api import auth, settle_ledger, usage
+from tests.fixtures.net import clear_of_utc_midnight, wait_for
 
 ACCOUNT = 42
 PROBE = f"/v1/{ACCOUNT}/probe"
@@ -30,10 +28,7 @@ def fire(client, key: str, n: int, path: str = PROBE) -> list[int]:
 
 def wait_for_listener(client, timeout: float = 10.0) -> None:
     """The listener connects in the background at start: until then nothing is held."""
-    deadline = time.monotonic() + timeout
-    while not gatekeeper(client)._trust.live:
-        assert time.monotonic() < deadline, "the gate's listener never connected"
-        time.sleep(0.02)
+    wait_for(lambda: gatekeeper(client)._trust.live, timeout, "the gate's listener to connect", every=0.02)
 
 
 def heard(client, change) -> None:
@@ -42,18 +37,7 @@ def heard(client, change) -> None:
     notification, so a request sent the instant the change commits can still win the race."""
     before = gatekeeper(client).forgotten
     change()
-    deadline = time.monotonic() + 10
-    while gatekeeper(client).forgotten == before:
-        assert time.monotonic() < deadline, "the change never reached the process"
-        time.sleep(0.005)
-
-
-def clear_of_utc_midnight() -> None:
-    """The day window is the binding limit in some tests: do not start within a minute of it turning."""
-    now = datetime.now(UTC)
-    midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    if midnight - now < timedelta(seconds=60):
-        time.sleep((midnight - now).total_seconds() + 1)
+    wait_for(lambda: gatekeeper(client).forgotten != before, 10, "the change to reach the process", every=0.005)
 
 
 @pytest.fixture
@@ -198,8 +182,9 @@ def test_an_ended_allowance_gives_its_rest_back_by_itself(probe_client, db, org,
     assert fire(probe_client, key.secret, 100) == [200] * 100
 
     # no settle: the writer gives an allowance's rest back within a second of its end
-    deadline = time.monotonic() + 10
-    while (state := usage(db, org)).day_used != len(state.ledger) or len(state.ledger) < 100:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    def settled():
+        state = usage(db, org)
+        return state if state.day_used == len(state.ledger) >= 100 else None
+
+    state = wait_for(settled, 10, "the day count to match the ledger's 100 rows")
     assert state.day_used == 100 and state.balance == 10_000 - 100

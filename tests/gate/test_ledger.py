@@ -3,7 +3,6 @@ batches, with what ended allowances give back to their organizations."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import datetime, timedelta
 
@@ -13,6 +12,7 @@ from psycopg_pool import AsyncConnectionPool
 from app.gate.allowance import Unused
 from app.gate.ledger import LedgerWriter, copy_line, merged
 from app.gate.state import MinuteView
+from tests.fixtures.net import wait_for_async
 
 ROUTE = "/v1/{account_id:int}/chats"
 
@@ -78,9 +78,7 @@ async def test_the_background_task_writes_within_its_interval_and_close_writes_t
     writer.start()
     try:
         writer.record(row(org, key_id, 200, "first"))
-        deadline = time.monotonic() + 5
-        while not ledger(db, org) and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        await wait_for_async(lambda: ledger(db, org), 5, "the first row")
         assert [r[0] for r in ledger(db, org)] == ["first"]
     finally:
         writer.record(row(org, key_id, 500, "last"))
@@ -94,9 +92,7 @@ async def test_a_full_batch_wakes_the_writer_before_its_interval(writer_of, db, 
     try:
         for i in range(3):
             writer.record(row(org, key_id, 404, f"r{i}"))
-        deadline = time.monotonic() + 5
-        while len(ledger(db, org)) < 3 and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+        await wait_for_async(lambda: len(ledger(db, org)) >= 3, 5, "the batch of three")
         assert len(ledger(db, org)) == 3
     finally:
         await writer.close()

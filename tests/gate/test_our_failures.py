@@ -8,7 +8,6 @@ balance and the windows as the gate counts them now (a window that has ended cou
 from __future__ import annotations
 
 import socket
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +19,9 @@ from litestar.testing import TestClient
 
 from app.admin import service as admin
 from tests.fixtures.api import ApiProcess, auth, settle_ledger, usage
-from tests.fixtures.net import free_port
+from tests.fixtures.net import clear_of_utc_midnight, free_port, wait_for
 from tests.gate.probe import CALLS, GO_ON, probe_app
-from tests.gate.test_keeper import clear_of_utc_midnight, wait_for_listener
+from tests.gate.test_keeper import wait_for_listener
 from tests.ops.test_metrics import samples
 from tests.test_database_outage import own_postgres, stop_postgres  # noqa: F401 - a fixture
 
@@ -38,14 +37,6 @@ def windows_and_balance(db, org_id: int) -> tuple[int, int, int]:
         "       credit_balance FROM organizations WHERE id = %s",
         (org_id,),
     ).fetchone()
-
-
-def poll(condition, timeout: float = 15.0, every: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while not (found := condition()):
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(every)
-    return found
 
 
 @pytest.fixture
@@ -90,14 +81,14 @@ def test_a_503_from_a_database_outage_mid_request_is_recorded_for_nothing(own_po
         with TestClient(probe_app(settings), raise_server_exceptions=False) as client:
             with ThreadPoolExecutor(1) as request:
                 answer = request.submit(client.get, f"/v1/{ACCOUNT}/probe/database", headers=auth(key))
-                poll(lambda: "database" in CALLS)
+                wait_for(lambda: "database" in CALLS, 15, "the handler to reach the database", every=0.05)
                 stop_postgres(server)
                 GO_ON.set()
                 response = answer.result(timeout=30)
             server.ensure_postgres_running()
             with psycopg.connect(url, autocommit=True) as conn:
                 # The writer's connection died with the server: its row waits for a new one.
-                poll(lambda: settle_ledger(client) or usage(conn, org_id).ledger)
+                wait_for(lambda: settle_ledger(client) or usage(conn, org_id).ledger, 15, "the ledger row", every=0.05)
                 assert usage(conn, org_id).ledger == [(503, 0, False)]
                 assert windows_and_balance(conn, org_id) == (0, 0, 10)
     finally:
@@ -170,10 +161,10 @@ def _statuses(metrics_url: str) -> set[str]:
 
 
 def _assert_cut_and_free(db, org_id: int, served: Served) -> None:
-    assert poll(lambda: usage(db, org_id).ledger) == [(499, 0, False)]
-    poll(lambda: windows_and_balance(db, org_id) == (0, 0, 10))
+    assert wait_for(lambda: usage(db, org_id).ledger, 15, "the ledger row", every=0.05) == [(499, 0, False)]
+    wait_for(lambda: windows_and_balance(db, org_id) == (0, 0, 10), 15, "no window count and the balance back", every=0.05)
     assert _statuses(served.metrics_url) == {"499"}
-    poll(lambda: "client_closed" in served.log.read_text())
+    wait_for(lambda: "client_closed" in served.log.read_text(), 15, "client_closed in the log", every=0.05)
     logged = served.log.read_text()
     assert "status=499" in logged
     assert "unhandled_error" not in logged and "Traceback" not in logged and "status=500" not in logged
@@ -198,7 +189,7 @@ def test_a_client_that_leaves_before_a_slow_answer_is_recorded_as_cut_for_nothin
     )
     _send_and_leave(served.api.url, request.encode())
 
-    poll(lambda: sandbox_reset.requests(ACCOUNT) != before)  # the handler called the upstream
+    wait_for(lambda: sandbox_reset.requests(ACCOUNT) != before, 15, "the handler to call the upstream", every=0.05)  # the handler called the upstream
     _assert_cut_and_free(db, org, served)
 
 
@@ -207,5 +198,5 @@ def test_a_client_that_stays_for_a_slow_answer_is_charged_as_usual(served, sandb
     response = httpx.get(f"{served.api.url}/v1/{ACCOUNT}/vault/media/processing", headers=auth(served.key))
 
     assert response.status_code == 200
-    assert poll(lambda: usage(db, org).ledger) == [(200, 1, True)]
+    assert wait_for(lambda: usage(db, org).ledger, 15, "the ledger row", every=0.05) == [(200, 1, True)]
     assert _statuses(served.metrics_url) == {"200"}

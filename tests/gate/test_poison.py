@@ -11,7 +11,7 @@ import pytest
 import uvicorn
 
 from tests.fixtures.api import auth, usage
-from tests.fixtures.net import free_port
+from tests.fixtures.net import free_port, wait_for_async
 from tests.gate.probe import probe_app
 
 POISON_IDS = ["99999999999999999999", str(2**63), "0"]
@@ -25,10 +25,13 @@ async def probe_server(api_settings, db):
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on"))
     task = asyncio.create_task(server.serve())
-    while not server.started:
+
+    def started() -> bool:
         if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
+            task.result()  # it ended: its error fails the test
+        return server.started
+
+    await wait_for_async(started, 30, "the probe server to start", every=0.01)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
         yield app, client
     server.should_exit = True

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
@@ -16,20 +15,10 @@ import psycopg
 import pytest
 
 from tests.fixtures.database import TEST_KEYS_ENV
-from tests.fixtures.net import free_port
+from tests.fixtures.net import free_port, wait_for
 from tests.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow
-
-
-def _poll(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"{what} within {timeout} s")
 
 
 def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_stored_and_logged(
@@ -54,12 +43,13 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         lines: list[str] = []
-        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
+        reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
+        reader.start()
         try:
             def ready():
                 return next((json.loads(x) for x in list(lines) if '"demo_ready"' in x), None)
 
-            banner = _poll(ready, 120, "no demo_ready line")
+            banner = wait_for(ready, 120, "the demo_ready line", every=0.2)
             key, base = banner["api_key"], banner["api"]
             auth = {"Authorization": f"Bearer {key}"}
             given = httpx.get(f"{base}/v1/1001/chats?limit=1", headers={**auth, "X-Request-ID": "must-show-1"}, timeout=15)
@@ -67,7 +57,7 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
             made = httpx.get(f"{base}/v1/1001/earnings", headers={**auth, "X-Request-ID": "not sane!"}, timeout=15)
             generated = made.headers["x-request-id"]
             assert made.status_code == 200 and len(generated) == 32
-            _poll(lambda: any("Running job" in x for x in list(lines)), 30, "no scheduler tick")
+            wait_for(lambda: any("Running job" in x for x in list(lines)), 30, "a scheduler tick", every=0.2)
             # Both processes serve their metrics: the API's requests, the worker's sync.
             api_text = httpx.get(f"http://127.0.0.1:{api_metrics}/metrics").text
             assert 'relay_http_requests_total{method="GET",route="/v1/{account_id}/chats",source="upstream",status="200"} 1.0' in api_text
@@ -75,7 +65,7 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
                 text = httpx.get(f"http://127.0.0.1:{worker_metrics}/metrics").text
                 return text if 'relay_sync_rows_total{outcome="inserted",resource="earnings"}' in text else None
 
-            worker_text = _poll(worker_counted, 60, "no synced rows counted by the worker")
+            worker_text = wait_for(worker_counted, 60, "rows synced and counted by the worker", every=0.2)
             assert 'relay_sync_tasks_due{resource="earnings"}' in worker_text
 
             def ledger():
@@ -87,11 +77,11 @@ def test_every_line_of_the_demo_stack_is_json_and_a_request_id_is_answered_store
                     ).fetchall()
                 return rows if len(rows) == 2 else None
 
-            rows = _poll(ledger, 10, "no final ledger statuses")
+            rows = wait_for(ledger, 10, "the final ledger statuses", every=0.2)
             assert rows == [("must-show-1", "/v1/{account_id}/chats", 200), (generated, "/v1/{account_id}/earnings", 200)]
         finally:
             stop_demo(proc)
-        time.sleep(0.5)  # the reader thread drains what the processes wrote last
+        reader.join(timeout=10)  # it drains what the processes wrote last, up to the pipe's end
 
     entries = []
     for line in lines:

@@ -9,11 +9,10 @@ The real app in-process (``TestClient``) on the test database, with the probe ro
 
 from __future__ import annotations
 
-import time
-
 from litestar.testing import TestClient
 
 from tests.fixtures.api import auth, settle_ledger, usage
+from tests.fixtures.net import wait_for
 
 GATED = "/v1/probe/global"
 
@@ -111,8 +110,5 @@ def test_a_status_view_after_the_cache_time_shows_fresh_data(client_of, db, make
     assert "before" in client.get("/status", headers=auth(key)).text
 
     db.execute("UPDATE accounts SET label = 'after' WHERE id = 730001")
-    deadline = time.monotonic() + 10
-    while "after" not in client.get("/status", headers=auth(key)).text:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_for(lambda: "after" in client.get("/status", headers=auth(key)).text, 10, "the new label on /status", every=0.05)
     assert reads(client) >= 2

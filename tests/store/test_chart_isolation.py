@@ -19,6 +19,7 @@ import httpx
 from app.params import end_of_day, upstream_timestamp
 from app.settings import Settings
 from tests.fixtures.api import auth
+from tests.fixtures.net import wait_for
 from tests.fixtures.store import AccountStore
 
 A_ACCOUNT, B_ACCOUNT = 8701, 8702
@@ -71,8 +72,8 @@ def test_six_maximal_charts_of_one_org_leave_anothers_store_page_under_a_second(
         for _ in range(CHARTS):
             pool.submit(charts)
         try:
-            while len(charted) < CHARTS:  # every chart client has had an answer: all are busy
-                time.sleep(0.01)
+            # Every chart client has had an answer: all are busy.
+            wait_for(lambda: len(charted) >= CHARTS, 60, "an answer to every chart client", every=0.01)
             with httpx.Client(timeout=30) as client:
                 for _ in range(B_PAGES):
                     began = time.perf_counter()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from app.db.migrate import upgrade
 from app.settings import Settings
 from tests.fixtures.api import ApiCaller
 from tests.fixtures.database import TEST_SECRET_KEYS
+from tests.fixtures.net import wait_for
 from tests.fixtures.pgnodes import SERVER_USER, PgNode, hand_to_server_user, servers_can_run
 
 pytestmark = pytest.mark.slow
@@ -52,13 +52,8 @@ def _wait_replayed(primary: psycopg.Connection, standby_url: str) -> None:
     """Until the standby has replayed everything the primary has written so far."""
     (lsn,) = primary.execute("SELECT pg_current_wal_lsn()").fetchone()
     with psycopg.connect(standby_url, autocommit=True) as standby:
-        deadline = time.monotonic() + 30
-        while True:
-            (behind,) = standby.execute("SELECT pg_last_wal_replay_lsn() < %s::pg_lsn", (lsn,)).fetchone()
-            if not behind:
-                return
-            assert time.monotonic() < deadline, "the standby did not catch up"
-            time.sleep(0.05)
+        wait_for(lambda: standby.execute("SELECT pg_last_wal_replay_lsn() >= %s::pg_lsn", (lsn,)).fetchone()[0],
+                 30, "the standby to catch up", every=0.05)
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ def _run_for(settings, only, seconds: float) -> None:
     async def run() -> None:
         worker = Worker(settings, only=only, enqueue=False, schedule=False)
         running = asyncio.create_task(worker.run())
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(seconds)  # what is measured: what a worker does in that time
         worker.stop()
         await running
 

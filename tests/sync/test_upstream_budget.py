@@ -180,7 +180,7 @@ def test_a_running_backfill_does_not_starve_the_incremental_sync_of_the_account(
         wait_for(lambda: backfill_pages() >= 5, 60, "the backfill under way")
         lags = []
         for _ in range(6):
-            time.sleep(1)
+            time.sleep(1)  # what is measured: the lag sampled each second
             (lag,) = db.execute(
                 "SELECT extract(epoch FROM clock_timestamp() - last_success_at) FROM sync_state "
                 "WHERE account_id = %s AND resource = 'posts'", (account_id,)).fetchone()

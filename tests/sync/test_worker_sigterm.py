@@ -34,11 +34,16 @@ def test_sigterm_releases_the_leases_and_another_worker_takes_over_at_once(
         ).fetchone()
         return count
 
+    def pages_by(worker: str) -> int:
+        (pages,) = db.execute(
+            "SELECT coalesce(sum(pages), 0) FROM sync_runs WHERE account_id = %s AND worker = %s", (account_id, worker)
+        ).fetchone()
+        return pages
+
     first = relay("worker", env=worker_env(database_url, sandbox, RELAY_WORKER_ID="worker-a", **env))
     second = None
     try:
-        wait_for(lambda: runs_by("worker-a") > 0, 60, "worker-a running the backfill")
-        time.sleep(1.0)
+        wait_for(lambda: pages_by("worker-a") > 0, 60, "worker-a in the middle of the backfill", every=0.05)
         first.send_signal(signal.SIGTERM)
         assert first.wait(30) == 0
         held = db.execute(
