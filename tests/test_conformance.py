@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import httpx
-import psycopg
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -28,8 +27,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app.admin import service as admin
-from tests.fixtures.api import ApiProcess, auth, start_api_process
+from tests.fixtures.api import ApiProcess, auth, serving_on_sandbox
 from tests.test_fuzz import EXAMPLES
 
 #: The provisioned account (not test_fuzz's: one organization owns an account).
@@ -47,20 +45,8 @@ CHECKS = [
 @pytest.fixture(scope="module")
 def conformance_api(database_url: str, sandbox, keyring, tmp_path_factory) -> Iterator[tuple[ApiProcess, str]]:
     """``relay serve`` on the sandbox; an admin key of an organization with room and the account."""
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        org_id = admin.create_organization(
-            conn, "conformance", credits=10_000_000, limit_minute=10_000_000, limit_day=10_000_000
-        )
-        key = admin.create_key(conn, org_id, "admin").secret
-        admin.connect_account(conn, org_id, ACCOUNT_ID, f"sandbox-{ACCOUNT_ID}", keyring=keyring)
-    api = start_api_process(
-        database_url, tmp_path_factory.mktemp("conformance"),
-        RELAY_UPSTREAM_URL=sandbox.url, RELAY_UPSTREAM_MAX_ATTEMPTS="1", RELAY_LOG_LEVEL="ERROR",
-    )
-    try:
-        yield api, key
-    finally:
-        api.stop()
+    with serving_on_sandbox(database_url, sandbox, keyring, tmp_path_factory.mktemp("conformance"), ACCOUNT_ID) as served:
+        yield served
 
 
 def test_every_answer_of_every_operation_conforms_to_the_document(conformance_api, sandbox) -> None:

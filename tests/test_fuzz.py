@@ -9,20 +9,14 @@ A longer run by hand: ``RELAY_FUZZ_EXAMPLES=200 pytest tests/test_fuzz.py`` (doc
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import httpx
-import psycopg
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from app.admin import service as admin
-from tests.fixtures.api import ROOT, ApiProcess, _wait_healthy, auth
-from tests.fixtures.database import TEST_KEYS_ENV
-from tests.fixtures.net import free_port
+from tests.fixtures.api import ApiProcess, auth, serving_on_sandbox
 
 EXAMPLES = int(os.environ.get("RELAY_FUZZ_EXAMPLES", "8"))
 ACCOUNT_ID = 424242
@@ -30,31 +24,8 @@ ACCOUNT_ID = 424242
 
 @pytest.fixture(scope="module")
 def fuzzed_api(database_url: str, sandbox, keyring, tmp_path_factory) -> Iterator[tuple[ApiProcess, str]]:
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        org_id = admin.create_organization(
-            conn, "fuzz", credits=10_000_000, limit_minute=10_000_000, limit_day=10_000_000
-        )
-        key = admin.create_key(conn, org_id, "admin").secret
-        admin.connect_account(conn, org_id, ACCOUNT_ID, f"sandbox-{ACCOUNT_ID}", keyring=keyring)
-    port = free_port()
-    env = {
-        **os.environ,
-        **TEST_KEYS_ENV,
-        "RELAY_DATABASE_URL": database_url,
-        "RELAY_DATA_DIR": str(tmp_path_factory.mktemp("fuzz")),
-        "RELAY_UPSTREAM_URL": sandbox.url,
-        "RELAY_UPSTREAM_MAX_ATTEMPTS": "1",
-        "RELAY_LOG_LEVEL": "ERROR",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)], cwd=ROOT, env=env
-    )
-    api = ApiProcess(url=f"http://127.0.0.1:{port}", process=process)
-    try:
-        _wait_healthy(api)
-        yield api, key
-    finally:
-        api.stop()
+    with serving_on_sandbox(database_url, sandbox, keyring, tmp_path_factory.mktemp("fuzz"), ACCOUNT_ID) as served:
+        yield served
 
 
 def check(case, api: ApiProcess, key: str) -> None:

@@ -18,7 +18,7 @@ import pytest
 from litestar.testing import TestClient
 
 from app.admin import service as admin
-from tests.fixtures.api import ApiProcess, auth, settle_ledger, usage
+from tests.fixtures.api import ApiProcess, auth, settle_ledger, usage, windows_and_balance
 from tests.fixtures.net import clear_of_utc_midnight, free_port, wait_for
 from tests.gate.probe import CALLS, GO_ON, probe_app
 from tests.gate.test_keeper import wait_for_listener
@@ -27,16 +27,6 @@ from tests.test_database_outage import own_postgres, stop_postgres  # noqa: F401
 
 ACCOUNT = 42
 DATABASE_UNAVAILABLE = {"error": "database unavailable; try again shortly", "code": "database_unavailable"}
-
-
-def windows_and_balance(db, org_id: int) -> tuple[int, int, int]:
-    """The organization's minute and day counts as the gate sees them now, and its balance."""
-    return db.execute(
-        "SELECT CASE WHEN minute_window >= date_trunc('minute', now()) THEN minute_used ELSE 0 END, "
-        "       CASE WHEN day_window >= date_trunc('day', now(), 'UTC') THEN day_used ELSE 0 END, "
-        "       credit_balance FROM organizations WHERE id = %s",
-        (org_id,),
-    ).fetchone()
 
 
 @pytest.fixture

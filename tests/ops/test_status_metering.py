@@ -11,19 +11,10 @@ from __future__ import annotations
 
 from litestar.testing import TestClient
 
-from tests.fixtures.api import auth, settle_ledger, usage
+from tests.fixtures.api import auth, settle_ledger, usage, windows_and_balance
 from tests.fixtures.net import wait_for
 
 GATED = "/v1/probe/global"
-
-
-def windows_and_balance(db, org_id: int) -> tuple[int, int, int]:
-    return db.execute(
-        "SELECT CASE WHEN minute_window >= date_trunc('minute', now()) THEN minute_used ELSE 0 END, "
-        "       CASE WHEN day_window >= date_trunc('day', now(), 'UTC') THEN day_used ELSE 0 END, "
-        "       credit_balance FROM organizations WHERE id = %s",
-        (org_id,),
-    ).fetchone()
 
 
 def reads(client: TestClient) -> int:

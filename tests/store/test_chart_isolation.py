@@ -20,31 +20,17 @@ from app.params import end_of_day, upstream_timestamp
 from app.settings import Settings
 from tests.fixtures.api import auth
 from tests.fixtures.net import wait_for
-from tests.fixtures.store import AccountStore
 
 A_ACCOUNT, B_ACCOUNT = 8701, 8702
 CHARTS = 6
 B_PAGES = 40
 
 
-def _stored(db, sandbox, org_id: int, account_id: int, connect_account, **sizes) -> None:
-    """The account's whole history in the store, covered up to a day from now (the API
-    process reads the machine's clock, not the sandbox's)."""
-    connect_account(org_id, account_id)
-    sandbox.configure_account(account_id, **sizes)
-    store = AccountStore(db, sandbox, account_id)
-    store.fill_earnings()
-    store.cover("earnings", 0, int(time.time()) + 86_400)
-
-
 def test_six_maximal_charts_of_one_org_leave_anothers_store_page_under_a_second(
-    api_process, db, sandbox, make_org, make_key, connect_account
+    api_process, db, sandbox, stored_org
 ):
-    org_a = make_org(credits=1_000_000, limit_minute=1_000_000, limit_day=1_000_000)
-    org_b = make_org(credits=1_000_000, limit_minute=1_000_000, limit_day=1_000_000)
-    _stored(db, sandbox, org_a, A_ACCOUNT, connect_account, earnings=30_000, history_days=3650)
-    _stored(db, sandbox, org_b, B_ACCOUNT, connect_account, earnings=2_000, history_days=365)
-    key_a, key_b = make_key(org_a), make_key(org_b)
+    key_a = stored_org(A_ACCOUNT, earnings=30_000, history_days=3650)
+    key_b = stored_org(B_ACCOUNT, earnings=2_000, history_days=365)
     api = api_process(RELAY_UPSTREAM_URL=sandbox.url)
 
     end = end_of_day(datetime.now(UTC))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.fixtures.api import error_of
+
 WINDOW = {"start_date": "2025-12-01 00:00:00", "end_date": "2025-12-31T23:59:59"}
 
 
@@ -102,9 +104,7 @@ def test_a_window_outside_the_coverage_is_read_live_and_written_back(api_caller)
     ],
 )
 def test_each_bad_feed_parameter_is_a_400_naming_it(api_caller, params, name):
-    response = api_caller.get("/v1/{account}/earnings", **params)
-    assert response.status_code == 400, response.text
-    assert name in response.json()["error"]
+    assert name in error_of(api_caller.get("/v1/{account}/earnings", **params), 400)
 
 
 # --- chart -----------------------------------------------------------------------------------

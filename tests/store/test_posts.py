@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.fixtures.api import error_of
+
 ORDERS = ["publish_date_desc", "publish_date_asc", "favorites_count_desc", "tips_summ_desc", "tips_summ_asc"]
 
 
@@ -76,6 +78,4 @@ def test_next_page_carries_limit_order_and_cursor(filled):
     ],
 )
 def test_each_bad_posts_parameter_is_a_400_naming_it(filled, params, name):
-    response = filled.get("/v1/{account}/posts", **params)
-    assert response.status_code == 400, response.text
-    assert name in response.json()["error"]
+    assert name in error_of(filled.get("/v1/{account}/posts", **params), 400)

@@ -21,7 +21,6 @@ import httpx
 
 from tests.fixtures.api import auth
 from tests.fixtures.net import wait_for
-from tests.store.test_chart_isolation import _stored
 
 A_ACCOUNT, B_ACCOUNT = 8801, 8802
 UNREAD = 12
@@ -101,13 +100,10 @@ def _idle_in_transaction(db) -> int:
 
 
 def test_a_dozen_unread_exports_hold_no_connection_and_end_after_the_send_timeout(
-    api_process, db, sandbox, make_org, make_key, connect_account
+    api_process, db, sandbox, stored_org
 ):
-    org_a = make_org(credits=1_000_000, limit_minute=1_000_000, limit_day=1_000_000)
-    org_b = make_org(credits=1_000_000, limit_minute=1_000_000, limit_day=1_000_000)
-    _stored(db, sandbox, org_a, A_ACCOUNT, connect_account, earnings=30_000, history_days=3650)
-    _stored(db, sandbox, org_b, B_ACCOUNT, connect_account, earnings=2_000, history_days=365)
-    key_a, key_b = make_key(org_a), make_key(org_b)
+    key_a = stored_org(A_ACCOUNT, earnings=30_000, history_days=3650)
+    key_b = stored_org(B_ACCOUNT, earnings=2_000, history_days=365)
     api = api_process(
         RELAY_UPSTREAM_URL=sandbox.url, RELAY_ORG_SHARE_EXPORTS=str(UNREAD), RELAY_EXPORT_SEND_TIMEOUT=str(SEND_TIMEOUT),
         RELAY_EXPORT_BATCH_ROWS="1000",
