@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 def test_backfill_killed_with_sigkill_then_restarted_converges_without_gap_or_duplicate(
     db, database_url, sandbox, sync_settings, new_account
 ):
-    account_id = new_account(earnings=100_000, history_days=365)
+    account_id = new_account(earnings=40_000, history_days=365)  # 80 pages: the kill after 15 leaves most to the restart
     sandbox._call("POST", "/_sandbox/stats/reset")
     env = worker_env(database_url, sandbox, RELAY_BACKFILL_REQUESTS_PER_SECOND="20")
     args = ("sync", "backfill", "--account", str(account_id), "--resource", "earnings", "--no-progress")
