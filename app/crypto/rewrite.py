@@ -29,7 +29,7 @@ class SecretColumn:
     noun: str
 
 
-#: Every column that holds a secret (tests/test_secrets_at_rest.py checks no other holds one).
+#: Every column that holds a secret (tests/crypto/test_secrets_at_rest.py checks no other holds one).
 SECRET_COLUMNS = (
     SecretColumn("accounts", "upstream_token", "account"),
     SecretColumn("webhook_endpoints", "secret", "webhook endpoint"),

@@ -7,7 +7,7 @@ always matches the documented table (docs/data.md): the key, the typed columns, 
 ``columns_of`` is the one definition of that order: the export's SELECT list
 (``app.exports.rows.rows_sql``), the CSV header and the Parquet schema all come from it, so
 a row tuple is read by position in the order its header names
-(tests/events/test_export_columns.py holds it to docs/data.md).
+(tests/exports/test_columns.py holds it to docs/data.md).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import pytest
 
 from app.db.urls import plain_url
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Starts two groups (one with a forked child), prints their ids, then waits to be ended.
 SUPERVISED = textwrap.dedent("""
