@@ -96,7 +96,7 @@ def test_the_store_depends_on_neither_the_gate_nor_the_live_relay():
     graph = _graph()
     for module, targets in graph.items():
         if module.startswith("app.store"):
-            assert not {t for t in targets if t.startswith(("app.gate", "app.live"))}, module
+            assert not {t for t in targets if t.startswith(("app.gate", "app.upstream.relay"))}, module
 
 
 def test_no_litestar_internals():

@@ -15,12 +15,12 @@ from litestar.params import Parameter
 
 from app.crypto.keyring import Keyring
 from app.gate.dependencies import stored_credential
-from app.live import relay
 from app.paging import Shape
 from app.params import AccountId
 from app.store.credentials import readable
 from app.store.source import Reader, UpstreamRead
 from app.upstream.client import UpstreamClient
+from app.upstream.relay import relay
 
 
 def upstream_read(upstream: UpstreamClient, keyring: Keyring, account_id: int, credential: str) -> UpstreamRead:

@@ -11,7 +11,7 @@ Three shares, each a setting (how to size them: docs/operations.md, "Fair shares
 A route that holds a share for its whole request declares it, as it declares its
 permission: ``@v1_get(path, permission=..., share=EXPORTS)``; the gate takes it after the
 credit check and gives it back when the response has gone (a streamed export: its last
-byte). Live calls are held by ``app.live.relay`` around the upstream call itself, so a
+byte). Live calls are held by ``app.upstream.relay.relay`` around the upstream call itself, so a
 store-served route that falls back to the upstream holds one only while it calls.
 
 Past its share an organization is refused at once, never queued (a queued request would

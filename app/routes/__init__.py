@@ -11,7 +11,7 @@ import importlib
 ROUTE_MODULES: tuple[str, ...] = (
     "app.routes.health",
     "app.routes.status",
-    # live routes: relayed to the upstream (app/live.py)
+    # live routes: relayed to the upstream (app/upstream/relay.py)
     "app.routes.chats",
     "app.routes.lists",
     "app.routes.direct_messages",

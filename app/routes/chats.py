@@ -15,10 +15,10 @@ from litestar.params import FromQuery
 from app.answers.feeds import ChatsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import relay
 from app.paging import LIST_PAGE, offset_page
 from app.params import Limit100, Offset, Search, bad_parameter, identifier
 from app.upstream import paths
+from app.upstream.relay import relay
 
 ChatFilter = Literal["priority", "pinned", "unread", "who_tipped"]
 ListId = Annotated[

@@ -17,10 +17,10 @@ from litestar.di import NamedDependency
 from app.answers.feeds import DirectMessagesPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import relay
 from app.paging import ITEMS_PAGE, cursor_next, live_page, offset_next, whole_live_page
 from app.params import FEED_WINDOW_MAX_DAYS, SECOND, DateWindow, Limit100, Offset, Search, provide_date_window
 from app.upstream import paths
+from app.upstream.relay import relay
 
 #: The upstream's largest page (the spec's ``limit`` bound too).
 LIMIT_MAX = 100

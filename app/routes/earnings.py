@@ -20,7 +20,6 @@ from app.enums import ChartBy, EarningsType, TipsSource
 from app.envelope import Envelope
 from app.gate import EXPENSIVE_READS, ConnectedAccount, Upstream, v1_get
 from app.gate.readers import windowed_reader
-from app.live import relay
 from app.paging import live_page, marker_next
 from app.params import (
     CHART_WINDOW_MAX_DAYS,
@@ -36,6 +35,7 @@ from app.store import earnings
 from app.store import earnings_feed as feeds
 from app.store.source import StoreReader
 from app.upstream import paths
+from app.upstream.relay import relay
 
 OverviewSection = Literal["earnings", "posts", "streams", "visitors", "massMessages", "story", "promo"]
 Marker = Annotated[int | None, unix_seconds("Cursor, unix seconds: the previous page's nextMarker.")]

@@ -10,10 +10,10 @@ from litestar import Request
 from app.answers.media import TrendingGifs
 from app.envelope import Envelope
 from app.gate import Upstream, v1_get
-from app.live import organization_credential, relay
 from app.paging import live_page, offset_next
 from app.params import Limit50, Offset
 from app.upstream import paths
+from app.upstream.relay import organization_credential, relay
 
 #: The provider's body: its rows, and the pagination the next page is computed from.
 GIF_PAGE = {

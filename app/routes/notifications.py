@@ -15,10 +15,10 @@ from app.answers.charts import MarkReadResult
 from app.answers.feeds import NotificationsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get, v1_post
-from app.live import relay
 from app.paging import LIST_PAGE, cursor_next, live_page
 from app.params import Limit100, identifier
 from app.upstream import paths
+from app.upstream.relay import relay
 
 #: Categories the list route filters by (the spec's list).
 ListedCategory = Literal[

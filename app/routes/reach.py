@@ -16,7 +16,6 @@ from app.answers.charts import ProfileVisitors
 from app.answers.feeds import PromotionsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import relay
 from app.paging import ITEMS_PAGE, live_page, offset_page
 from app.params import (
     BIGINT_MAX,
@@ -29,6 +28,7 @@ from app.params import (
     provide_date_window,
 )
 from app.upstream import paths
+from app.upstream.relay import relay
 
 #: The spec caps (clamps) the top-countries count instead of refusing larger values.
 TOP_COUNTRIES_CAP = 100

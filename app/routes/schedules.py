@@ -10,10 +10,10 @@ from litestar import Request
 from app.answers.feeds import ScheduledChats
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import relay
 from app.paging import live_page
 from app.params import Limit50
 from app.upstream import paths
+from app.upstream.relay import relay
 
 
 @v1_get(

@@ -11,10 +11,10 @@ from litestar import Request
 from app.answers.media import ProcessingMediaList, VaultListsPage
 from app.envelope import Envelope
 from app.gate import ConnectedAccount, Upstream, v1_get
-from app.live import relay
 from app.paging import LIST_PAGE, live_page, offset_page
 from app.params import Limit100, Offset, Search
 from app.upstream import paths
+from app.upstream.relay import relay
 
 
 @v1_get(

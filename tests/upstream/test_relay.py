@@ -12,9 +12,9 @@ from litestar.testing import create_test_client
 
 from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
 from app.gate.state import open_gate
-from app.live import _unexpected_member, relay
 from app.paging import LIST_PAGE, cursor_next, next_page_url, offset_next
 from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
+from app.upstream.relay import _unexpected_member, relay
 
 
 def _next_page_for(query: str, changes) -> str | None:
