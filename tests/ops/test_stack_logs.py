@@ -16,7 +16,7 @@ import pytest
 
 from tests.fixtures.database import TEST_KEYS_ENV
 from tests.fixtures.net import free_port, wait_for
-from tests.test_demo import stop_demo
+from tests.demo.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow
 
