@@ -14,9 +14,9 @@ import httpx
 import psycopg
 import pytest
 
+from tests.demo.test_demo import stop_demo
 from tests.fixtures.database import TEST_KEYS_ENV
 from tests.fixtures.net import free_port, wait_for
-from tests.demo.test_demo import stop_demo
 
 pytestmark = pytest.mark.slow
 
