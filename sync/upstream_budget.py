@@ -24,28 +24,20 @@ from psycopg_pool import AsyncConnectionPool
 # Refill, then take one token; tokens may go negative (slots promised to waiting callers).
 # The clock is read once, in VALUES, and the update uses it as excluded.updated_at: Citus
 # refuses functions that are not IMMUTABLE in DO UPDATE SET (docs/scaling.md, item 5).
-_RESERVE = """
+#: The account's tokens refilled up to now (the clock the row was given: excluded.updated_at).
+_REFILLED = "least(%(burst)s, b.tokens + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s)"
+_RESERVE = f"""
 INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
 VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
 ON CONFLICT (account_id) DO UPDATE
-SET tokens = least(%(burst)s, b.tokens
-                   + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) - 1,
-    updated_at = excluded.updated_at
+SET tokens = {_REFILLED} - 1, updated_at = excluded.updated_at
 RETURNING tokens
 """
 
 # Take a token only if one is there now with one more left over for incremental work.
-_TAKE_SPARE = """
-INSERT INTO upstream_budget AS b (account_id, tokens, updated_at)
-VALUES (%(account_id)s, %(burst)s - 1, clock_timestamp())
-ON CONFLICT (account_id) DO UPDATE
-SET tokens = least(%(burst)s, b.tokens
-                   + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) - 1,
-    updated_at = excluded.updated_at
-WHERE least(%(burst)s, b.tokens
-            + extract(epoch FROM excluded.updated_at - b.updated_at) * %(rate)s) >= least(%(burst)s, 1) + %(spare)s
-RETURNING tokens
-"""
+_TAKE_SPARE = _RESERVE.replace(
+    "RETURNING tokens", f"WHERE {_REFILLED} >= least(%(burst)s, 1) + %(spare)s\nRETURNING tokens"
+)
 
 
 class UpstreamBudget:
