@@ -208,6 +208,19 @@ def db_grant_readonly(settings: Settings, role: str, password: str | None, org: 
     click.echo(f"role {role} {verb}: read-only, {rows}; SELECT on {', '.join(analyst_relations())}")
 
 
+@db.command("recount")
+@click.option("--account", "accounts", type=int, multiple=True,
+              help="Account id (repeatable). Default: every account.")
+@pass_settings
+def db_recount(settings: Settings, accounts: tuple[int, ...]) -> None:
+    """Rebuild the rollups and ordinals of accounts whose synced rows were changed by hand."""
+    from app.store.recount import recount_accounts
+
+    with admin_connection(settings) as conn:
+        done = recount_accounts(conn, accounts or None)
+    click.echo(f"recounted {done} account(s)")
+
+
 for _group in ADMIN_GROUPS:
     main.add_command(_group)
 main.add_command(secrets_group)

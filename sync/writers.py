@@ -3,18 +3,23 @@
 For a page of any resource::
 
     COPY sync_page (p) FROM STDIN                   -- the payloads, one JSON text per line
-    WITH merged AS (INSERT INTO <table> (...) SELECT <column expressions over p> FROM sync_page
+    SELECT pg_advisory_xact_lock(<table, account>)  -- the account's writers of the table in turn
+    WITH page AS (SELECT <column expressions over p> FROM sync_page),
+         old AS (<the stored versions of the page's rows>),     -- where the upkeep needs them
+         merged AS (INSERT INTO <table> (...) SELECT * FROM page
                     ON CONFLICT (<key>) DO UPDATE SET ...
                     WHERE (<table>.cols, payload) IS DISTINCT FROM (excluded.cols, payload)
                     RETURNING ...)
-    [, the caller's bookkeeping CTEs] SELECT inserted, updated, ...
+         [, the rollups' and events' CTEs] [, the caller's bookkeeping CTEs]
+    SELECT inserted, updated, ...
+    [SELECT ord_<table>_renumber(...)]              -- where new rows disturbed the ordinals
 
 so a row that did not change is not rewritten (no new tuple, no index churn), and the
 statement reports how many rows it inserted and updated; the rest were unchanged.
 
-The upsert is the table's one definition (``app.store.mapping.SyncedTable.upsert_sql``,
-shared with the store's write-back); the typed columns are computed by PostgreSQL from the
-payload. The
+The write is the table's one definition (``app.store.mapping.SyncedTable.write_sql``,
+shared with the store's write-back, with its upkeep: ``app/store/upkeep.py``); the typed
+columns are computed by PostgreSQL from the payload. The
 rows arrive as raw JSON items (``msgspec.Raw``, see ``Resource.decode_page``) and go to the
 server as they came, in one COPY write: the worker neither decodes nor encodes a row.
 The caller runs ``write_page`` inside the transaction that also stores the cursor.
@@ -29,7 +34,7 @@ from typing import Any
 import msgspec
 from psycopg import AsyncConnection
 
-from app.db.rows import one
+from app.store.mapping import write
 from sync.resources import Resource
 
 # ON COMMIT DELETE ROWS: each page's transaction starts with an empty staging table, and
@@ -81,30 +86,21 @@ def _compact(row: Any) -> bytes:
 
 
 def merge_sql(resource: Resource, *, more_ctes: str = "", more_columns: str = "") -> str:
-    """The merge statement of ``resource`` (parameters: account_id, run_id, constants).
+    """The merge statement of ``resource`` (parameters: account_id, run_id, constants):
+    the table's write (``SyncedTable.write_sql``) of the staged page.
 
     It answers one row: the inserted and updated counts, then ``more_columns``.
     ``more_ctes`` (each starting with a comma) run in the same statement and may read
     ``counts`` (inserted, updated): the engine adds its bookkeeping there, so a page costs
-    one statement after its COPY.
+    one statement after its COPY and the write's lock."""
+    return resource.table.write_sql("sync_page", run_id=True, more_ctes=more_ctes, more_columns=more_columns)
 
-    The transaction commits asynchronously (``synchronous_commit = off``, transaction-local):
-    a page lost in a database crash is lost together with the cursor that committed with
-    it, and is fetched again; the sync never needs the commit's flush wait.
-    """
-    upsert = resource.table.upsert_sql("sync_page", run_id=True)
-    return f"""
-WITH durability AS (SELECT set_config('synchronous_commit', 'off', true)),
-merged AS ({upsert}
-    RETURNING (xmax = 0) AS inserted
-),
-counts AS (
-    SELECT count(*) FILTER (WHERE inserted) AS inserted,
-           count(*) FILTER (WHERE NOT inserted) AS updated
-    FROM merged
-){more_ctes}
-SELECT counts.inserted, counts.updated{more_columns} FROM counts, durability
-"""
+
+# The transaction commits asynchronously (``synchronous_commit = off``, transaction-local,
+# set with the write's lock): a page lost in a database crash is lost together with the
+# cursor that committed with it, and is fetched again; the sync never needs the commit's
+# flush wait.
+_ASYNC_COMMIT = ", set_config('synchronous_commit', 'off', true)"
 
 
 class PageWriter:
@@ -135,10 +131,11 @@ class PageWriter:
             if rows:
                 async with cur.copy(_COPY) as copy:
                     await copy.write(copy_text(rows))
-            await cur.execute(
-                self.sql, {**(params or {}), **constants, "account_id": account_id, "run_id": run_id}
+            inserted, updated, more = await write(
+                cur, self.resource.table, self.sql,
+                {**(params or {}), **constants, "account_id": account_id, "run_id": run_id},
+                more_locked=_ASYNC_COMMIT,
             )
-            inserted, updated, *more = one(await cur.fetchone())
         # Staged rows neither inserted nor updated (or duplicates of another row of the same
         # page) were left as they were.
         return WriteCounts(inserted, updated, len(rows) - inserted - updated), tuple(more)

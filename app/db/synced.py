@@ -45,7 +45,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.sql import FromClause
 
 from app.db.base import Base, created_at_column
-from app.db.declaration import SYNCED, Events, Synced, payload
+from app.db.declaration import ORDINAL, SYNCED, Events, Synced, payload
 from app.db.tenancy import per_account
 
 
@@ -125,8 +125,9 @@ class Earning(SyncedRow, Base):
 
 def ordinal_column() -> Mapped[int | None]:
     """``ord``: the row's dense number in its account's ``(created_at, id)`` order, kept by
-    triggers (migration 0010); offset pages read ordinal ranges (``app/store/snapshot.py``)."""
-    return mapped_column(BigInteger)
+    the writers (``app/store/upkeep.py``; the renumbering function of migrations 0010 and
+    0020); offset pages read ordinal ranges (``app/store/snapshot.py``)."""
+    return mapped_column(BigInteger, info={ORDINAL: True})
 
 
 def ordinal_key() -> UniqueConstraint:
