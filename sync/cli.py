@@ -26,6 +26,7 @@ from app.db.urls import plain_url
 from app.settings import Settings
 from sync import leases, state
 from sync.clock import upstream_clock
+from sync.pairs import pair_keys
 from sync.resources import REGISTRY
 from sync.worker import Worker
 
@@ -195,7 +196,7 @@ async def _request_all(database_url, targets, kind, since) -> None:
 
 
 def _pending_check(targets, kind: str):
-    keys = [f"{a}:{r}" for a, r in targets]
+    keys = pair_keys(targets)
 
     async def done(conn: AsyncConnection) -> bool:
         return await leases.requests_pending(conn, keys, kind) == 0
@@ -220,7 +221,7 @@ def run_once(ctx, accounts, resources, all_) -> None:
 def run_until_idle(settings: Settings, only: list[tuple[int, str]] | None = None) -> None:
     """Enqueue missing tasks, then run due tasks (of ``only``, if given) until none is due
     or running."""
-    keys = None if only is None else [f"{a}:{r}" for a, r in only]
+    keys = None if only is None else pair_keys(only)
 
     async def nothing_due(conn: AsyncConnection) -> bool:
         return await leases.due_or_running(conn, keys) == 0

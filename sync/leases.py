@@ -26,6 +26,7 @@ from psycopg import AsyncConnection, Connection
 from psycopg.rows import class_row
 
 from app.db.rows import one
+from sync.pairs import among_pairs, pair_keys, pairs_params
 
 
 class LeaseLost(Exception):
@@ -57,8 +58,8 @@ ON CONFLICT (account_id, resource) DO NOTHING
 """
 
 # The claimable rows: due (or with backfill/reconcile work waiting), lease free or
-# expired, account active. ``only`` restricts to chosen (account, resource) pairs.
-_CLAIM = """
+# expired, account active. ``keys`` restricts to chosen (account, resource) pairs.
+_CLAIM = f"""
 WITH candidate AS (
     SELECT t.account_id, t.resource, t.lease_owner AS previous_owner,
            t.lease_expires_at IS NOT NULL AS taken_over
@@ -68,8 +69,7 @@ WITH candidate AS (
       AND (t.due_at <= now()
            OR ((t.backfill_since IS NOT NULL OR t.reconcile_since IS NOT NULL)
                AND t.failures = 0))
-      AND (%(only)s::text[] IS NULL
-           OR t.account_id::text || ':' || t.resource = ANY(%(only)s::text[]))
+      AND (%(keys)s::text[] IS NULL OR ({among_pairs("t.")}))
       AND (%(resources)s::text[] IS NULL OR t.resource = ANY(%(resources)s::text[]))
     ORDER BY t.due_at
     LIMIT 1
@@ -163,7 +163,7 @@ async def claim(
     params = {
         "owner": owner,
         "lease": lease_seconds,
-        "only": None if only is None else [f"{a}:{r}" for a, r in only],
+        **pairs_params(None if only is None else pair_keys(only)),
         "resources": None if resources is None else list(resources),
     }
     async with conn.transaction():
@@ -249,10 +249,10 @@ async def requests_pending(conn: AsyncConnection, keys: list[str], kind: str) ->
     cur = await conn.execute(
         f"""
         SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
-        WHERE a.status = 'active' AND t.account_id::text || ':' || t.resource = ANY(%s)
+        WHERE a.status = 'active' AND {among_pairs("t.")}
           AND (t.{column} IS NOT NULL OR t.failures > 0)
         """,
-        (keys,),
+        pairs_params(keys),
     )
     (pending,) = one(await cur.fetchone())
     return pending
@@ -261,13 +261,13 @@ async def requests_pending(conn: AsyncConnection, keys: list[str], kind: str) ->
 async def due_or_running(conn: AsyncConnection, keys: list[str] | None) -> int:
     """Tasks of active accounts (among ``keys``, if given) that are due or leased."""
     cur = await conn.execute(
-        """
+        f"""
         SELECT count(*) FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
         WHERE a.status = 'active'
-          AND (%s::text[] IS NULL OR t.account_id::text || ':' || t.resource = ANY(%s))
+          AND (%(keys)s::text[] IS NULL OR ({among_pairs("t.")}))
           AND (t.due_at <= now() OR t.lease_expires_at > now())
         """,
-        (keys, keys),
+        pairs_params(keys),
     )
     (due,) = one(await cur.fetchone())
     return due

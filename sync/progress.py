@@ -30,6 +30,7 @@ from app.upstream import paths
 from app.upstream.client import UpstreamAccount, UpstreamClient
 from sync import state
 from sync.cursors import BEGINNING, field_of, iso, iso_seconds
+from sync.pairs import pair_key, pair_keys
 from sync.resources import REGISTRY
 from sync.worker import Worker
 
@@ -104,7 +105,7 @@ async def history_starts(
                 logger.warning("backfill_history_unknown", extra={"account_id": account_id, "error": str(exc)})
                 continue
             for resource, seconds in found.items():
-                floors[f"{account_id}:{resource}"] = datetime.fromtimestamp(seconds, UTC)
+                floors[pair_key(account_id, resource)] = datetime.fromtimestamp(seconds, UTC)
     return floors
 
 
@@ -114,7 +115,7 @@ async def run_with_progress(
 ) -> None:
     """Run ``worker`` with one bar per task, each over [max(since, the task's history start),
     coverage end]."""
-    keys = [f"{a}:{r}" for a, r in targets]
+    keys = pair_keys(targets)
     floors = {key: max(since, (history or {}).get(key, since)) for key in keys}
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                TimeElapsedColumn())
@@ -125,7 +126,7 @@ async def run_with_progress(
             async with await AsyncConnection.connect(plain_url(database_url), autocommit=True) as conn:
                 while True:
                     for row in await state.coverage_of(conn, keys):
-                        key = f"{row.account_id}:{row.resource}"
+                        key = pair_key(row.account_id, row.resource)
                         progress.update(bars[key], completed=covered_fraction(
                             row.coverage_start, row.coverage_end, floors[key]))
                     await asyncio.sleep(0.5)

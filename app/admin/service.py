@@ -251,13 +251,18 @@ def list_accounts(conn: psycopg.Connection, org: str | int | None = None) -> lis
         conn,
         """
         SELECT a.id, o.name AS organization, a.label, a.status, a.created_at, a.updated_at,
-               min(s.coverage_start) AS coverage_start, max(s.coverage_end) AS coverage_end,
-               max(s.last_success_at) AS last_success_at,
-               count(s.last_error) FILTER (WHERE s.last_error IS NOT NULL) AS resources_failing
+               s.coverage_start, s.coverage_end, s.last_success_at,
+               coalesce(s.resources_failing, 0) AS resources_failing
         FROM accounts a JOIN organizations o ON o.id = a.organization_id
-        LEFT JOIN sync_state s ON s.account_id = a.id
+        -- sync_state summed per account, then joined: Citus sums it on the shards; grouped
+        -- after the join it refuses a.label (it plans accounts as a subquery, keyless)
+        LEFT JOIN (
+            SELECT account_id, min(coverage_start) AS coverage_start, max(coverage_end) AS coverage_end,
+                   max(last_success_at) AS last_success_at, count(last_error) AS resources_failing
+            FROM sync_state GROUP BY account_id
+        ) s ON s.account_id = a.id
         WHERE %s::bigint IS NULL OR a.organization_id = %s::bigint
-        GROUP BY a.id, o.name ORDER BY a.id
+        ORDER BY a.id
         """,
         (org_id, org_id),
     )

@@ -55,6 +55,11 @@ class Coalescer(Generic[T, R]):
         self._queue: list[tuple[T, asyncio.Future[R]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and no batch running: dropping it loses nothing."""
+        return not self._queue and not self._tasks
+
     async def __call__(self, item: T) -> R:
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))

@@ -9,7 +9,11 @@ process that arrive while a batch is in flight go together in the next one
 (``app.db.coalesce.Coalescer``). An idle process sends a lone request at once; when half a
 batch waits behind a running statement, another statement goes beside it.
 
-A batched statement takes its items as one JSON array (``%(batch)s``), reads each with
+A batched statement reads one account's rows (``%(account)s``): the requests of one account
+share a statement, those of different accounts go in statements of their own. On Citus
+(docs/scaling.md) that is a statement of one shard, routed there whole; a statement over
+several accounts cannot be (a ``LATERAL`` subquery with ``LIMIT`` over a table function is
+not pushed down). It takes its items as one JSON array (``%(batch)s``), reads each with
 ``jsonb_array_elements(...) WITH ORDINALITY AS r(item, n)`` and a ``LATERAL`` subquery (so
 each item is one index range scan, as alone), and answers the item's ordinal ``n`` as its
 first column, its rows in order after that.
@@ -39,10 +43,10 @@ def _per_item_failure(exc: Exception) -> bool:
 
 
 class BatchedReads:
-    """The process's batched reads on one pool: a ``Coalescer`` per statement."""
+    """The process's batched reads on one pool: a ``Coalescer`` per statement and account."""
 
     def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 64, in_flight: int = 4,
-                 split_at: int = 32) -> None:
+                 split_at: int = 32, keep: int = 1024) -> None:
         self._pool = pool
         self._max_batch = max_batch
         # A second statement only once half a batch waits: on a small machine one statement
@@ -50,24 +54,38 @@ class BatchedReads:
         # (many cores), up to ``in_flight`` run side by side (docs/benchmarks.md, 16 cores).
         self._in_flight = min(in_flight, max(1, pool.max_size // 2))
         self._split_at = split_at
-        self._batches: dict[str, Coalescer[Any, list[tuple]]] = {}
+        #: Past this many coalescers the idle ones are dropped (one per account read lately).
+        self._keep = keep
+        self._batches: dict[tuple[str, int], Coalescer[Any, list[tuple]]] = {}
         #: Statements run and items read by this process (their ratio: the batch size).
         self.statements = 0
         self.items = 0
 
-    async def rows(self, statement: str, item: Any) -> list[tuple]:
-        """The rows ``statement`` answers for ``item`` (without the ordinal column)."""
-        batches = self._batches.get(statement)
+    @property
+    def coalescers(self) -> int:
+        """How many (statement, account) coalescers the process holds now."""
+        return len(self._batches)
+
+    async def rows(self, statement: str, account_id: int, item: Any) -> list[tuple]:
+        """The rows ``statement`` answers for ``item`` of the account (without the ordinal column)."""
+        batches = self._batches.get((statement, account_id))
         if batches is None:
-            batches = self._batches[statement] = Coalescer(
-                partial(self._run, statement), max_batch=self._max_batch, in_flight=self._in_flight,
-                split_at=self._split_at, retry_alone=_per_item_failure,
-            )
+            batches = self._open(statement, account_id)
         return await batches(item)
 
-    async def _run(self, statement: str, items: list[Any]) -> list[list[tuple]]:
+    def _open(self, statement: str, account_id: int) -> Coalescer[Any, list[tuple]]:
+        if len(self._batches) >= self._keep:
+            self._batches = {key: batches for key, batches in self._batches.items() if not batches.idle}
+        batches = self._batches[statement, account_id] = Coalescer(
+            partial(self._run, statement, account_id), max_batch=self._max_batch, in_flight=self._in_flight,
+            split_at=self._split_at, retry_alone=_per_item_failure,
+        )
+        return batches
+
+    async def _run(self, statement: str, account_id: int, items: list[Any]) -> list[list[tuple]]:
+        params = {"account": account_id, "batch": _encode(items).decode()}
         async with checkout(self._pool) as conn:
-            cursor = await conn.execute(statement, {"batch": _encode(items).decode()}, prepare=True)
+            cursor = await conn.execute(statement, params, prepare=True)
             found = await cursor.fetchall()
         self.statements += 1
         self.items += len(items)

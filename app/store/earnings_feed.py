@@ -10,8 +10,8 @@ one second only, takes the whole second along. A page therefore holds at most
 
 The store query walks the ``(account_id, created_at, id)`` index backwards from the
 cursor, so page 10,000 costs what page 1 costs. The pages that concurrent requests ask
-for go to PostgreSQL together, one statement for many pages (``PAGES_SQL``, a batched
-read: ``app.store.batched``). ``marker_id`` (a tie-breaker that links handed out before
+of one account go to PostgreSQL together, one statement for many pages (``_PAGES_SQL``, a
+batched read: ``app.store.batched``). ``marker_id`` (a tie-breaker that links handed out before
 this rule carried) is still honoured, alone.
 """
 
@@ -136,8 +136,8 @@ FROM {items}
 CROSS JOIN LATERAL (
     SELECT created_at, id, payload
     FROM earnings
-    WHERE account_id = (r.item->>0)::bigint{lane}
-      AND created_at >= (r.item->>1)::timestamptz AND created_at < (r.item->>2)::timestamptz
+    WHERE account_id = %(account)s::bigint{lane}
+      AND created_at >= (r.item->>0)::timestamptz AND created_at < (r.item->>1)::timestamptz
     ORDER BY created_at DESC, id DESC
     LIMIT {limit}
 ) e
@@ -149,20 +149,20 @@ MICROSECOND = timedelta(microseconds=1)
 
 @functools.lru_cache(maxsize=64)
 def pages_statement(type_: str | None, tips_source: str | None) -> str:
-    """The batched page read of one lane: items (account, window start, exclusive bound)."""
+    """The batched page read of one lane and account: items (window start, exclusive bound)."""
     return sql.SQL(_PAGES_SQL).format(
         items=sql.SQL(ITEMS), lane=_lane_filter(type_, tips_source), limit=sql.Literal(FEED_PAGE_SIZE + 1)
     ).as_string()
 
 
-def page_item(query: FeedQuery, account_id: int, now: datetime) -> tuple[int, datetime, datetime]:
+def page_item(query: FeedQuery, now: datetime) -> tuple[datetime, datetime]:
     """The page of ``query`` as an item of ``pages_statement``: the rows of [start, bound).
     ``created_at <= upper`` and ``< marker`` become one exclusive bound (PostgreSQL keeps
     microseconds), so each item is one index range scan."""
     bound = query.upper(now) + MICROSECOND
     if query.marker is not None:
         bound = min(bound, _from_unix(query.marker))
-    return account_id, query.start, bound
+    return query.start, bound
 
 
 async def _first_rows(reader: Reader, query: FeedQuery) -> list:
@@ -171,7 +171,7 @@ async def _first_rows(reader: Reader, query: FeedQuery) -> list:
     if query.marker_id is not None:
         return await reader.read(lambda conn: _rows(conn, query, reader.account_id, reader.now))
     statement = pages_statement(query.type, query.tips_source)
-    return await reader.rows(statement, page_item(query, reader.account_id, reader.now))
+    return await reader.rows(statement, page_item(query, reader.now))
 
 
 async def _busy_second(conn: AsyncConnection, query: FeedQuery, account_id: int, now: datetime, second: int):

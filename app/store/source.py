@@ -235,11 +235,12 @@ class Reader:
             return await fn(conn)
 
     async def rows(self, statement: str, item: Any) -> list[tuple]:
-        """One item's rows of a batched read (``app.store.batched``), shared with the other
-        requests of the process that read the same statement at the same time."""
+        """One item's rows of a batched read of the account (``app.store.batched``), shared
+        with the other requests of the process that read the same statement of the same
+        account at the same time."""
         if self.batched is None:
             raise RuntimeError("no batched reads on this reader")
-        return await self.batched.rows(statement, item)
+        return await self.batched.rows(statement, self.account_id, item)
 
     async def coverage(self, resource: str | tuple[str, ...]) -> Coverage:
         return await _COVERAGE_CACHE.read_once(

@@ -42,7 +42,22 @@ _SESSION_VIEWER_SQL = _VIEWER_SQL.format(
     key="k.id = (SELECT api_key_id FROM status_sessions WHERE token_hash = %s AND expires_at > now())"
 )
 
+#: Each task of the organization's accounts with its pair's state and last run. The
+#: per-account tables are read in subqueries over the organization's accounts, the last run
+#: per pair by ``DISTINCT ON``: on Citus (docs/scaling.md) those run on the shards and the
+#: coordinator joins their rows with its own tables; it refuses a ``LATERAL`` outer join from
+#: its tables to them.
 _SYNC_SQL = """
+WITH org_accounts AS (SELECT id, label, status FROM accounts WHERE organization_id = %s),
+state AS (
+    SELECT account_id, resource, coverage_start, coverage_end, last_success_at, last_error, last_error_at
+    FROM sync_state WHERE account_id IN (SELECT id FROM org_accounts)
+),
+last_run AS (
+    SELECT DISTINCT ON (account_id, resource) account_id, resource, status, kind, started_at, finished_at
+    FROM sync_runs WHERE account_id IN (SELECT id FROM org_accounts)
+    ORDER BY account_id, resource, id DESC
+)
 SELECT a.id AS account_id, a.label, a.status AS account_status,
        coalesce(t.resource, s.resource) AS resource,
        s.coverage_start, s.coverage_end, s.last_success_at, s.last_error, s.last_error_at,
@@ -51,15 +66,10 @@ SELECT a.id AS account_id, a.label, a.status AS account_status,
        r.status AS last_run_status, r.kind AS last_run_kind,
        coalesce(r.finished_at, r.started_at) AS last_run_at,
        now() AS now
-FROM accounts a
+FROM org_accounts a
 JOIN sync_tasks t ON t.account_id = a.id
-LEFT JOIN sync_state s ON s.account_id = t.account_id AND s.resource = t.resource
-LEFT JOIN LATERAL (
-    SELECT status, kind, started_at, finished_at FROM sync_runs
-    WHERE account_id = t.account_id AND resource = t.resource
-    ORDER BY id DESC LIMIT 1
-) r ON true
-WHERE a.organization_id = %s
+LEFT JOIN state s ON s.account_id = t.account_id AND s.resource = t.resource
+LEFT JOIN last_run r ON r.account_id = t.account_id AND r.resource = t.resource
 ORDER BY a.id, resource
 """
 

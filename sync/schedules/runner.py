@@ -31,6 +31,7 @@ from sync import leases
 from sync.engine import SyncContext
 from sync.failures import describe, expected, retry_delay
 from sync.metrics import record_schedule_run
+from sync.pairs import pair_keys
 from sync.resources import REGISTRY
 from sync.schedules import store
 from sync.schedules.store import ClaimedRun
@@ -147,7 +148,7 @@ async def _sync_pass(ctx: SyncContext, run: ClaimedRun, targets: list[tuple[int,
     """Request the backfill or reconcile on the targets' tasks and wait until it is done."""
     since = parse_since(run.since)
     start = since.start(run.due_at) if since else EPOCH
-    keys = [f"{a}:{r}" for a, r in targets]
+    keys = pair_keys(targets)
     async with ctx.pool.connection() as conn:
         for account_id, resource in targets:
             await leases.request(conn, account_id, resource, kind=run.action, since=start)

@@ -29,6 +29,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 
 from app.db.rows import one
+from sync.pairs import among_pairs, pairs_params
 from sync.schedules.timing import next_due
 from sync.state import jsonb
 
@@ -278,23 +279,32 @@ async def requests_outcome(conn: AsyncConnection, keys: list[str], kind: str) ->
     account stopped syncing meanwhile (its credential rejected by another task: the request
     would wait for a reconnect)."""
     column = {"backfill": "backfill_since", "reconcile": "reconcile_since"}[kind]
+    # The errors are read apart, as their own subqueries: Citus refuses a LATERAL outer join
+    # from the coordinator's tables (tasks, accounts) to sync_state (docs/scaling.md).
     cur = await conn.execute(
         f"""
-        SELECT count(*) FILTER (WHERE a.status = 'active'),
+        WITH targets AS (
+            SELECT t.account_id, t.resource, t.failures, a.status
+            FROM sync_tasks t JOIN accounts a ON a.id = t.account_id
+            WHERE {among_pairs("t.")} AND t.{column} IS NOT NULL
+        ),
+        errors AS (
+            SELECT account_id, resource, last_error, last_error_at FROM sync_state
+            WHERE account_id = ANY(%(accounts)s::bigint[]) AND last_error IS NOT NULL
+        ),
+        stopped AS (  -- an account's latest error (what stopped it, when it is not active)
+            SELECT DISTINCT ON (account_id) account_id, last_error AS error FROM errors
+            ORDER BY account_id, last_error_at DESC
+        )
+        SELECT count(*) FILTER (WHERE t.status = 'active'),
                min(t.account_id || ':' || t.resource || ': ' || coalesce(
-                       s.last_error, 'account ' || a.status || coalesce(': ' || stopped.error, ''), 'failed'))
-                   FILTER (WHERE t.failures > 0 OR a.status <> 'active')
-        FROM sync_tasks t
-        JOIN accounts a ON a.id = t.account_id
-        LEFT JOIN sync_state s USING (account_id, resource)
-        LEFT JOIN LATERAL (
-            SELECT last_error AS error FROM sync_state
-            WHERE account_id = t.account_id AND a.status <> 'active' AND last_error IS NOT NULL
-            ORDER BY last_error_at DESC LIMIT 1
-        ) stopped ON true
-        WHERE t.account_id::text || ':' || t.resource = ANY(%s) AND t.{column} IS NOT NULL
+                       e.last_error, 'account ' || t.status || coalesce(': ' || stopped.error, ''), 'failed'))
+                   FILTER (WHERE t.failures > 0 OR t.status <> 'active')
+        FROM targets t
+        LEFT JOIN errors e USING (account_id, resource)
+        LEFT JOIN stopped ON stopped.account_id = t.account_id AND t.status <> 'active'
         """,
-        (keys,),
+        pairs_params(keys),
     )
     pending, error = one(await cur.fetchone())
     return pending, error
@@ -303,13 +313,13 @@ async def requests_outcome(conn: AsyncConnection, keys: list[str], kind: str) ->
 async def sync_rows(conn: AsyncConnection, keys: list[str], kind: str, since: datetime) -> tuple[int, int]:
     """Rows read and rows changed by the ``kind`` passes of ``keys`` that started since ``since``."""
     cur = await conn.execute(
-        """
+        f"""
         SELECT coalesce(sum(rows_inserted + rows_updated + rows_unchanged), 0),
                coalesce(sum(rows_inserted + rows_updated), 0)
         FROM sync_runs
-        WHERE kind = %s AND started_at >= %s AND account_id::text || ':' || resource = ANY(%s)
+        WHERE kind = %(kind)s AND started_at >= %(since)s AND {among_pairs()}
         """,
-        (kind, since, keys),
+        {"kind": kind, "since": since, **pairs_params(keys)},
     )
     read, changed = one(await cur.fetchone())
     return int(read), int(changed)

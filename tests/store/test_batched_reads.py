@@ -1,5 +1,5 @@
-"""Batched store reads: concurrent feed pages share one statement, and each page is what it
-would have been alone."""
+"""Batched store reads: concurrent feed pages of one account share one statement, and each
+page is what it would have been alone."""
 
 from __future__ import annotations
 
@@ -28,10 +28,12 @@ def _earnings(db, account_id: int, rows: int) -> None:
 
 
 async def _pages(pool, items, lane=(None, None), **batching) -> tuple[list[list[tuple]], BatchedReads]:
+    """The rows of each (account, item) of ``items``, all asked at once."""
     reads = BatchedReads(pool, **batching)
     try:
         statement = pages_statement(*lane)
-        return list(await asyncio.gather(*(reads.rows(statement, item) for item in items))), reads
+        pages = await asyncio.gather(*(reads.rows(statement, account, item) for account, item in items))
+        return list(pages), reads
     finally:
         await reads.close()
 
@@ -42,7 +44,7 @@ def _items(accounts: list[int], n: int) -> list[tuple]:
     items = []
     for _ in range(n):
         marker = int((datetime(2025, 1, 1, tzinfo=UTC) + timedelta(hours=rng.randint(0, 400))).timestamp())
-        items.append(page_item(FeedQuery(start, NOW, marker=marker), rng.choice(accounts), NOW))
+        items.append((rng.choice(accounts), page_item(FeedQuery(start, NOW, marker=marker), NOW)))
     return items
 
 
@@ -56,10 +58,11 @@ async def test_concurrent_pages_share_statements_and_each_is_what_it_is_alone(db
 
     assert together == alone
     assert all(len(rows) == 11 for rows in together)  # a page and the row after it
-    assert reads.statements < len(items) // 2 and reads.items == len(items)
-    for (_account, _start, bound), rows in zip(items, together, strict=True):
+    assert 2 <= reads.statements < len(items) // 2 and reads.items == len(items)
+    for (account, (_start, bound)), rows in zip(items, together, strict=True):
         seconds = [second for second, _, _ in rows]
         assert seconds == sorted(seconds, reverse=True) and seconds[0] < bound.timestamp()
+        assert {row_id[:3] for _, row_id, _ in rows} == {str(account)}  # its own account's rows
 
 
 async def test_a_lane_reads_only_its_rows(db, database_url):
@@ -72,10 +75,26 @@ async def test_a_lane_reads_only_its_rows(db, database_url):
     assert ids and set(types.values()) == {"tips"}
 
 
+async def test_the_coalescers_of_accounts_no_longer_read_are_dropped(db, database_url):
+    accounts = list(range(510, 516))
+    for account in accounts:
+        _earnings(db, account, 30)
+    statement = pages_statement(None, None)
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
+        reads = BatchedReads(pool, keep=3)
+        try:
+            for account, item in _items(accounts, 12):
+                assert await reads.rows(statement, account, item)
+                assert reads.coalescers <= 3
+        finally:
+            await reads.close()
+
+
 def test_each_batched_page_is_one_index_range_scan(db):
     _earnings(db, 504, 3000)
     db.execute("ANALYZE earnings")
-    batch = '[[504, "2024-01-01T00:00:00Z", "2025-03-01T00:00:00Z"], [504, "2024-01-01T00:00:00Z", "2025-02-01T00:00:00Z"]]'
-    plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + pages_statement(None, None), {"batch": batch}))
+    batch = '[["2024-01-01T00:00:00Z", "2025-03-01T00:00:00Z"], ["2024-01-01T00:00:00Z", "2025-02-01T00:00:00Z"]]'
+    rows = db.execute("EXPLAIN " + pages_statement(None, None), {"account": 504, "batch": batch})
+    plan = "\n".join(r[0] for r in rows)
     assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
     assert "Seq Scan on earnings" not in plan, plan

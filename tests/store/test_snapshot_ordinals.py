@@ -48,10 +48,6 @@ def item(table: str, key: int, second: int) -> dict:
     return {"invoiceId": f"INV-{key:05d}", "createdAt": created, "amount": 1, "state": "done"}
 
 
-def db_key(table: str, key: int) -> int | str:
-    return key if table == "chargebacks" else f"INV-{key:05d}"
-
-
 def misnumbered(db: psycopg.Connection, table: str, account_id: int) -> int:
     """Rows whose ordinal is not the first ordinal plus their rank in (created_at, id) order."""
     return db.execute(
