@@ -26,11 +26,13 @@ from app.db.migrate import upgrade
 from app.db.tenancy import distribution_column, per_account_tables
 from app.store.batched import BatchedReads
 from app.store.earnings_feed import FeedQuery, page_item, pages_statement
+from app.store.recount import recount
 from app.store.status import status_reads
 from sync import leases, state
 from sync.pairs import pair_keys
 from sync.schedules import store as schedules_store
-from tests.store.test_snapshot_ordinals import SHIFT
+from tests.fixtures.store import write_page
+from tests.store.test_snapshot_ordinals import item, misnumbered
 
 pytestmark = pytest.mark.slow
 
@@ -294,16 +296,32 @@ async def test_the_runs_of_chosen_pairs_are_summed_on_their_accounts_shards(data
     assert shards.shards == shards_of(databases.citus, "sync_runs", [101, 102])
 
 
-# --- item 17: the tests' helpers that move timestamps ---------------------------------------
+# --- the writers' upkeep (items 1, 9, 10, 11) -------------------------------------------------
 
 
-def test_the_ordinals_tests_shift_moves_rows_on_the_cluster_too(databases):
-    def shift(conn: psycopg.Connection) -> list[tuple]:
-        before = conn.execute("SELECT id, created_at FROM chargebacks WHERE account_id = 201 ORDER BY id").fetchall()
-        conn.execute(SHIFT.format(table="chargebacks"), {"account": 201, "keys": [1, 2, 4]})
-        after = conn.execute("SELECT id, created_at FROM chargebacks WHERE account_id = 201 ORDER BY id").fetchall()
-        return [(i, moved - was) for (i, was), (_, moved) in zip(before, after, strict=True)]
+def _earning(key: int, day: int, net: float) -> dict:
+    return {"id": str(key), "amount": 10.0, "net": net, "fee": 2.0, "status": "done",
+            "createdAt": f"2025-05-{day:02d}T10:00:00+00:00"}
 
-    plain, citus = on_both(databases, shift)
+
+def test_the_writers_keep_ordinals_and_rollups_on_the_cluster_as_on_one_postgresql(databases):
+    """The same writes (new rows anywhere, rows moved, amounts changed) leave the same
+    ordinals and rollup rows, and a recount after a change by hand rebuilds them alike
+    (account 299 has no rows of ``fill``)."""
+    def history(conn: psycopg.Connection) -> tuple:
+        for step in range(12):  # the same pseudo-random history on both
+            rows = [item("chargebacks", (step * 7 + k * 13) % 40, (step * 11 + k * 5) % 30) for k in range(6)]
+            write_page(conn, "chargebacks", 299, rows)
+        write_page(conn, "earnings", 299, [_earning(k, 1 + k % 3, 8.0) for k in range(9)], type="tips")
+        write_page(conn, "earnings", 299, [_earning(k, 5, 1.5) for k in range(4)], type="tips")
+        conn.execute("DELETE FROM earnings WHERE account_id = 299 AND id = '8'")
+        recount(conn, 299)
+        return (misnumbered(conn, "chargebacks", 299),
+                conn.execute("SELECT id, ord FROM chargebacks WHERE account_id = 299 ORDER BY id").fetchall(),
+                conn.execute("SELECT day, type, rows, net, gross FROM earnings_daily "
+                             "WHERE account_id = 299 AND rows <> 0 ORDER BY 1, 2").fetchall())
+
+    plain, citus = on_both(databases, history)
     assert citus == plain
-    assert [(i, moved.total_seconds()) for i, moved in plain] == [(1, 4), (2, -3), (3, 0), (4, -3), (5, 0), (6, 0)]
+    assert plain[0] == 0 and len(plain[1]) > 20
+    assert [(day.day, rows) for day, _, rows, _, _ in plain[2]] == [(1, 1), (2, 2), (3, 1), (5, 4)]
