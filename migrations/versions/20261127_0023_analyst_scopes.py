@@ -27,7 +27,7 @@ read ``accounts`` and ``analyst_roles``, which stay on the coordinator. Now:
   (current_analyst_account_ids())`` (``tenancy.row_security_statements``'s form).
 
 Revision ID: 0023_analyst_scopes
-Revises: 0021_sync_runs_account_key
+Revises: 0022_upkeep_in_the_writers
 Create Date: 2026-11-27 09:00:00
 """
 
@@ -45,7 +45,7 @@ from sqlalchemy.dialects import postgresql
 from app.db.tenancy import POLICY
 
 revision: str = "0023_analyst_scopes"
-down_revision: str | None = "0021_sync_runs_account_key"
+down_revision: str | None = "0022_upkeep_in_the_writers"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -25,13 +25,6 @@ pytestmark = pytest.mark.slow
 def _distribute(conn: psycopg.Connection) -> None:
     """Layout B from the models' declarations, until relay migrate does it on a coordinator."""
     tables = per_account_tables(metadata)
-    # TEMPORARY, until migration 0022 (the writers keep what the synced tables' triggers
-    # kept) is on main: Citus distributes no table with triggers.
-    for table, trigger in conn.execute(
-        "SELECT tgrelid::regclass::text, tgname FROM pg_trigger WHERE NOT tgisinternal AND tgrelid = ANY (%s::regclass[])",
-        ([t.name for t in tables],),
-    ).fetchall():
-        conn.execute(sql.SQL("DROP TRIGGER {} ON {}").format(sql.Identifier(trigger), sql.Identifier(table)))
     for table in tables:
         colocate_with = "none" if table is tables[0] else tables[0].name
         conn.execute("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
