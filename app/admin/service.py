@@ -14,6 +14,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from app.crypto.keyring import UnreadableSecret
+from app.db.readonly import refresh_analyst_scopes
 from app.db.rows import one
 from app.gate.keys import NewKey, generate_key
 from app.permissions import ROLES
@@ -125,24 +126,29 @@ def connect_account(
 
     Reconnecting an account to the same organization updates its credential; an account
     connected to another organization is refused (one owner per upstream account).
+
+    The organization's analyst roles read the account's rows from when it commits: the
+    analysts' scopes are refreshed with it (``refresh_analyst_scopes``).
     """
     org_id = organization_id(conn, org)
-    row = conn.execute(
-        """
-        INSERT INTO accounts (id, organization_id, upstream_token, label)
-        VALUES (%s, %s, %s, %s)
-        ON CONFLICT (id) DO UPDATE
-            SET upstream_token = excluded.upstream_token,
-                label = coalesce(excluded.label, accounts.label),
-                status = 'active',
-                updated_at = now()
-            WHERE accounts.organization_id = excluded.organization_id
-        RETURNING id
-        """,
-        (account_id, org_id, keyring.encrypt(upstream_token), label),
-    ).fetchone()
-    if row is None:
-        raise AdminError(f"account {account_id} is connected to another organization")
+    with conn.transaction():
+        row = conn.execute(
+            """
+            INSERT INTO accounts (id, organization_id, upstream_token, label)
+            VALUES (%s, %s, %s, %s)
+            ON CONFLICT (id) DO UPDATE
+                SET upstream_token = excluded.upstream_token,
+                    label = coalesce(excluded.label, accounts.label),
+                    status = 'active',
+                    updated_at = now()
+                WHERE accounts.organization_id = excluded.organization_id
+            RETURNING id
+            """,
+            (account_id, org_id, keyring.encrypt(upstream_token), label),
+        ).fetchone()
+        if row is None:
+            raise AdminError(f"account {account_id} is connected to another organization")
+        refresh_analyst_scopes(conn)
 
 
 def add_credits(

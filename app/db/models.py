@@ -24,11 +24,11 @@ from sqlalchemy import (
     UniqueConstraint,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base, created_at_column
-from app.db.tenancy import per_account
+from app.db.tenancy import on_every_node, per_account
 
 ACCOUNT_STATUSES = ("active", "paused", "credentials_rejected")
 
@@ -261,6 +261,21 @@ class AnalystRole(Base):
     )
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = created_at_column()
+
+
+class AnalystScope(Base):
+    """What each registered analyst role reads: every account (``all_accounts``) or the
+    accounts in ``account_ids``. A copy of ``analyst_roles`` joined with ``accounts``, written
+    only by ``refresh_analyst_scopes()`` (migration 0023), and the one table the policies
+    read: on a Citus cluster they run on the workers, so it is on every node. No foreign
+    key: a reference table may not point at a coordinator table."""
+
+    __tablename__ = "analyst_scopes"
+    __table_args__ = {"info": on_every_node()}
+
+    role_name: Mapped[str] = mapped_column(Text, primary_key=True)
+    all_accounts: Mapped[bool] = mapped_column(Boolean)
+    account_ids: Mapped[list[int]] = mapped_column(ARRAY(BigInteger))
 
 
 class Schedule(Base):

@@ -6,6 +6,12 @@ docs/data.md documents for analysts. With an organization the role reads only th
 that organization's accounts, enforced by row-level security on every per-account table
 (``app/db/tenancy.py``); without, every organization's. It is idempotent: run it again
 after a migration adds a table or a view.
+
+The policies read each role's accounts from ``analyst_scopes``, a copy that
+:func:`refresh_analyst_scopes` brings up to date in the transaction of the change:
+``grant_readonly``'s (a role moved to another organization stops reading the first one's
+rows when it commits) and account connect's (the account's rows are readable by its
+organization's roles when it commits).
 """
 
 from __future__ import annotations
@@ -67,7 +73,18 @@ def grant_readonly(
             "ON CONFLICT (role_name) DO UPDATE SET organization_id = EXCLUDED.organization_id, updated_at = now()",
             (role, organization_id),
         )
+        refresh_analyst_scopes(conn)
     return Granted(created=exists is None, organization_id=organization_id)
+
+
+def refresh_analyst_scopes(conn: psycopg.Connection) -> bool:
+    """Bring the analysts' scopes up to date with ``analyst_roles`` and ``accounts`` (true
+    when they changed), in the caller's transaction: run it in the one that changed them.
+    On Citus ``analyst_scopes`` is a reference table, so the transaction commits with
+    two-phase commit on the workers; the coordinator's own part, where ``accounts``' NOTIFY
+    trigger runs, is not prepared, so a change of ``accounts`` may be in it
+    (tests/db/test_citus_row_security.py)."""
+    return bool(one(conn.execute("SELECT public.refresh_analyst_scopes()").fetchone())[0])
 
 
 def _grants(conn: psycopg.Connection, name: sql.Identifier) -> list[sql.Composed]:

@@ -13,6 +13,12 @@ Row-level security applies only to roles that neither own the tables nor are sup
 the API, the workers and migrations connect as the owner, so their queries and plans are
 untouched. Every other role sees the rows of the accounts that ``analyst_account_ids``
 returns for it, nothing when it is no registered analyst role (fail closed).
+
+The policies read one table, ``analyst_scopes`` (migration 0023): each role's accounts,
+copied from ``analyst_roles`` and ``accounts`` by ``refresh_analyst_scopes()``. On a Citus
+cluster the policies run on the workers, beside the shards, so that table is declared
+``info=on_every_node()``: a reference table there (a copy on every node), a plain table on
+one PostgreSQL. ``reference_tables`` lists the tables so declared.
 """
 
 from __future__ import annotations
@@ -25,13 +31,15 @@ PER_ACCOUNT = "per_account"
 #: The policy's name on every per-account table.
 POLICY = "analyst_accounts"
 
-# Both functions run once per query (scalar subqueries become InitPlans), not once per row.
-# current_user, not session_user: after SET ROLE it is the role whose rights apply. The cast
-# makes ANY read an array (without it, ANY (SELECT ...) compares with each row of a subquery).
-_USING = (
-    "(SELECT public.analyst_sees_all(current_user)) "
-    "OR {column} = ANY ((SELECT public.analyst_account_ids(current_user))::bigint[])"
-)
+#: The key of ``Table.info`` marking a table every node of a Citus cluster holds in full.
+ON_EVERY_NODE = "on_every_node"
+
+# Both functions run once per query, when it is planned, not once per row: they take no
+# argument and are declared IMMUTABLE, so the planner folds them into constants (the policy
+# then reads ``account_id = ANY ('{...}'::bigint[])``). They answer for current_user (after
+# SET ROLE, the role whose rights apply). Citus refuses subqueries in a distributed table's
+# policy, so the InitPlans of migration 0015 could not stay (migration 0023 replaced them).
+_USING = "public.current_analyst_sees_all() OR {column} = ANY (public.current_analyst_account_ids())"
 
 
 def per_account(column: str = "account_id", analyst_columns: tuple[str, ...] | None = None, *,
@@ -48,6 +56,17 @@ def per_account_tables(metadata: MetaData) -> list[Table]:
     return [t for t in metadata.sorted_tables if PER_ACCOUNT in t.info]
 
 
+def on_every_node() -> dict:
+    """``Table.info`` of a small table the policies read: on a Citus cluster a reference
+    table (a full copy on every node, written with two-phase commit), else a plain table."""
+    return {ON_EVERY_NODE: True}
+
+
+def reference_tables(metadata: MetaData) -> list[Table]:
+    """Every table declared ``on_every_node()``: Citus's ``create_reference_table`` for each."""
+    return [t for t in metadata.sorted_tables if t.info.get(ON_EVERY_NODE)]
+
+
 def visible_to_analysts(metadata: MetaData) -> list[Table]:
     """The per-account tables analysts read (row-level security, ``relay db grant-readonly``)."""
     return [t for t in per_account_tables(metadata) if t.info[PER_ACCOUNT]["analysts"]]
@@ -60,7 +79,8 @@ def account_column(table: Table) -> str:
 def distribution_column(table: Table) -> str | None:
     """The column ``table`` is distributed by on a Citus cluster (docs/scaling.md, layout B):
     a per-account table's account column, every one co-located with the others; None for
-    the rest, which stay plain tables on the coordinator."""
+    the rest: the tables declared ``on_every_node()`` become reference tables, the others
+    stay plain tables on the coordinator."""
     return account_column(table) if PER_ACCOUNT in table.info else None
 
 
@@ -69,7 +89,8 @@ def analyst_columns(table: Table) -> tuple[str, ...] | None:
 
 
 def row_security_statements(table: str, column: str = "account_id") -> list[str]:
-    """What a migration runs for a new per-account table (migration 0015 for the first)."""
+    """What a migration runs for a new per-account table (the policy as migration 0023 left
+    every table's; migrations keep a frozen copy of the form they wrote)."""
     return [
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
         f"CREATE POLICY {POLICY} ON {table} FOR SELECT TO PUBLIC USING ({_USING.format(column=column)})",

@@ -19,7 +19,9 @@
   this migration) are registered for every organization: they keep reading what they read.
 
 A later per-account table runs ``tenancy.row_security_statements`` in its own migration
-(tests/db/test_analyst_roles.py checks every declared table has the policy).
+(tests/db/test_analyst_roles.py checks every declared table has the policy). The policy's
+form and the functions' definitions are frozen here: migration 0023 replaced them (the
+subqueries below are what Citus refuses), and its downgrade puts these back.
 
 Revision ID: 0015_analyst_row_security
 Revises: 0014_ledger_without_fks
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from app.db.tenancy import drop_row_security_statements, row_security_statements
+from app.db.tenancy import POLICY, drop_row_security_statements
 
 revision: str = "0015_analyst_row_security"
 down_revision: str | None = "0014_ledger_without_fks"
@@ -65,6 +67,20 @@ _FUNCTIONS = {
         WHERE a.organization_id IN ({_HELD_ROLES})
     """,
 }
+
+# The functions as this revision made them (``_FUNCTION`` per signature and body).
+_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION public.{signature} LANGUAGE sql STABLE SECURITY DEFINER "
+    "SET search_path = pg_catalog, pg_temp AS $${body}$$"
+)
+
+# The policy as this revision wrote it: both functions in scalar subqueries, run once per
+# query as InitPlans. The cast makes ANY read an array (without it, ANY (SELECT ...)
+# compares with each row of a subquery).
+USING = (
+    "(SELECT public.analyst_sees_all(current_user)) "
+    "OR account_id = ANY ((SELECT public.analyst_account_ids(current_user))::bigint[])"
+)
 
 _SYNC_COVERAGE = """
     SELECT account_id, resource, coverage_start, coverage_end, last_success_at,
@@ -98,18 +114,20 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("role_name", name=op.f("pk_analyst_roles")),
     )
     op.create_index(op.f("ix_analyst_roles_organization_id"), "analyst_roles", ["organization_id"])
-    for signature, body in _FUNCTIONS.items():
-        op.execute(
-            f"CREATE FUNCTION public.{signature} LANGUAGE sql STABLE SECURITY DEFINER "
-            f"SET search_path = pg_catalog, pg_temp AS $${body}$$"
-        )
+    create_functions()
     for table in _TABLES:
-        for statement in row_security_statements(table):
-            op.execute(statement)
+        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
+        op.execute(f"CREATE POLICY {POLICY} ON {table} FOR SELECT TO PUBLIC USING ({USING})")
     for view in _VIEWS:
         op.execute(f"ALTER VIEW {view} SET (security_invoker = on)")
     op.execute(f"CREATE VIEW sync_coverage WITH (security_invoker = on) AS {_SYNC_COVERAGE}")
     op.execute(_REGISTER_EXISTING)
+
+
+def create_functions() -> None:
+    """The policies' functions as this revision made them (also migration 0023's downgrade)."""
+    for signature, body in _FUNCTIONS.items():
+        op.execute(_FUNCTION.format(signature=signature, body=body))
 
 
 def downgrade() -> None:

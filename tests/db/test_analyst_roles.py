@@ -11,10 +11,11 @@ import pytest
 from click.testing import CliRunner
 from psycopg import sql
 
+from app.admin.service import connect_account
 from app.cli import main
-from app.db.readonly import ANALYST_VIEWS, analyst_relations, analyst_tables
+from app.db.readonly import ANALYST_VIEWS, analyst_relations, analyst_tables, refresh_analyst_scopes
 from app.db.synced import SyncedRow
-from app.db.tenancy import POLICY
+from app.db.tenancy import POLICY, row_security_statements
 from tests.db.conftest import accounts_seen, as_role, drop_role, fill_every_analyst_table, grant_readonly
 from tests.fixtures.store import write_page
 
@@ -123,22 +124,65 @@ def test_every_declared_table_has_the_policy_and_every_view_invokes_with_the_rea
         "SELECT c.relname FROM pg_class c JOIN pg_policy p ON p.polrelid = c.oid"
         " WHERE c.relrowsecurity AND NOT c.relforcerowsecurity AND p.polname = %s", (POLICY,))}
     assert declared <= secured
+    # Every policy in the form a new table's migration writes (tenancy.row_security_statements).
+    db.execute("CREATE TEMP TABLE probe (account_id bigint)")
+    for statement in row_security_statements("probe"):
+        db.execute(statement)
+    forms = dict(db.execute(
+        "SELECT c.relname, pg_get_expr(p.polqual, p.polrelid) FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid"
+        " WHERE p.polname = %s", (POLICY,)).fetchall())
+    assert set(forms.values()) == {forms["probe"]} and "current_analyst_account_ids()" in forms["probe"]
     invokers = {name for (name,) in db.execute(
         "SELECT relname FROM pg_class WHERE relkind = 'v' AND 'security_invoker=on' = ANY (reloptions)")}
     assert set(ANALYST_VIEWS) <= invokers
 
 
-def test_the_owners_plans_carry_no_policy_and_an_analysts_do(db, two_organizations):
+def _plan(db: psycopg.Connection, query: str) -> str:
+    return "\n".join(r[0] for r in db.execute(f"EXPLAIN (VERBOSE) {query}"))
+
+
+def test_the_owners_plans_carry_no_policy_and_an_analysts_carry_its_accounts_as_a_constant(db, two_organizations):
     """The API and the workers connect as the owner: row-level security adds nothing to
-    their plans (the owner bypasses it; it is not forced)."""
-    query = "EXPLAIN (VERBOSE) SELECT * FROM earnings WHERE account_id = 1 AND created_at >= now() ORDER BY created_at, id LIMIT 50"
-    owner_plan = "\n".join(r[0] for r in db.execute(query))
-    with as_role(db, two_organizations.a.role):
-        analyst_plan = "\n".join(r[0] for r in db.execute(query))
-    assert "analyst_" not in owner_plan and "analyst_account_ids" in analyst_plan
+    their plans (the owner bypasses it; it is not forced). An analyst's plan holds its
+    accounts as a constant, computed once while planning: no function runs per row, no
+    subquery (what Citus refuses in a policy)."""
+    a = two_organizations.a
+    query = "SELECT * FROM earnings WHERE account_id = 1 AND created_at >= now() ORDER BY created_at, id LIMIT 50"
+    with as_role(db, a.role):
+        analyst_plan = _plan(db, query)
+    ids = ",".join(map(str, sorted(a.accounts)))
+    assert f"(earnings.account_id = ANY ('{{{ids}}}'::bigint[]))" in analyst_plan
+    assert "analyst" not in analyst_plan and "InitPlan" not in analyst_plan and "SubPlan" not in analyst_plan
+    assert "ANY" not in _plan(db, query)
     for table in analyst_tables():
-        plan = "\n".join(r[0] for r in db.execute(sql.SQL("EXPLAIN (VERBOSE) SELECT * FROM {}").format(sql.Identifier(table.name))))
-        assert "analyst_" not in plan, table.name
+        plan = _plan(db, sql.SQL("SELECT * FROM {}").format(sql.Identifier(table.name)).as_string(db))
+        assert "analyst_" not in plan and "ANY" not in plan, table.name
+
+
+def test_a_saved_plan_is_planned_again_when_its_roles_accounts_change(db, two_organizations, keyring):
+    """A prepared statement's generic plan holds the accounts it was planned with; a change
+    of the scopes plans it again (the refresh rewrites the folded functions' catalog rows;
+    connecting an account changes nothing else the plan depends on)."""
+    a = two_organizations.a
+    fill_every_analyst_table(db, two_organizations.every_account | {9999})
+    db.execute("SET plan_cache_mode = force_generic_plan")
+    with as_role(db, a.role):
+        db.execute("PREPARE seen AS SELECT DISTINCT account_id FROM earnings")
+        assert {r[0] for r in db.execute("EXECUTE seen")} == a.accounts
+    connect_account(db, a.name, 9999, "token-9999", keyring=keyring)
+    with as_role(db, a.role):
+        assert {r[0] for r in db.execute("EXECUTE seen")} == a.accounts | {9999}
+
+
+def test_an_account_connected_later_is_read_by_its_organizations_role_at_once(db, two_organizations, keyring):
+    a = two_organizations.a
+    fill_every_analyst_table(db, two_organizations.every_account | {9999})
+    with as_role(db, a.role):
+        assert accounts_seen(db, "earnings") == a.accounts
+    connect_account(db, a.name, 9999, "token-9999", keyring=keyring)
+    with as_role(db, a.role):
+        assert accounts_seen(db, "earnings") == a.accounts | {9999}
+    assert refresh_analyst_scopes(db) is False  # nothing left to copy: nothing written
 
 
 def test_an_unknown_organization_is_refused_and_no_role_is_made(db, database_url, monkeypatch):

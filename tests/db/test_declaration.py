@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from app.db.declaration import declaration, key_of, payload_columns, synced_tables
 from app.db.metadata import metadata
 from app.db.migrate import alembic_config
-from app.db.tenancy import distribution_column, per_account_tables, visible_to_analysts
+from app.db.tenancy import distribution_column, per_account_tables, reference_tables, visible_to_analysts
 from app.events.types import EVENT_TYPES
 from app.exports.columns import RESOURCES
 from app.store.mapping import TABLES
@@ -102,5 +102,14 @@ def test_the_distributed_tables_are_layout_b_of_the_scaling_doc():
 
 
 def test_the_other_tables_stay_on_the_coordinator():
-    local = {t.name for t in metadata.sorted_tables if distribution_column(t) is None}
-    assert {"accounts", "api_keys", "usage_ledger", "sync_tasks", "events"} <= local
+    local = {t.name for t in metadata.sorted_tables if distribution_column(t) is None} - {
+        t.name for t in reference_tables(metadata)}
+    assert {"accounts", "api_keys", "usage_ledger", "sync_tasks", "events", "analyst_roles"} <= local
+
+
+def test_the_one_reference_table_is_what_the_policies_read_and_points_nowhere():
+    """On Citus the policies run beside the shards, so what they read is on every node; a
+    reference table may not point at a coordinator table (docs/scaling.md, item 3)."""
+    (table,) = reference_tables(metadata)
+    assert table.name == "analyst_scopes" and distribution_column(table) is None
+    assert not table.foreign_keys
