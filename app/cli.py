@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from app.commands import admin_connection, cli_keyring, pass_settings
 from app.crypto.cli import secrets as secrets_group
 from app.setting_values import SettingsError
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.db.citus import Step
 
 ENTRY_POINT_GROUP = "relay.commands"
 
@@ -96,15 +100,22 @@ def main(ctx: click.Context) -> None:
 @click.option("--revision", default="head", show_default=True, help="Target revision.")
 @pass_settings
 def migrate(settings: Settings, revision: str) -> None:
-    """Bring the database schema to REVISION (head by default)."""
+    """Bring the database schema to REVISION (head by default); on a Citus coordinator, at
+    the head, also distribute the account tables (docs/scaling.md)."""
+    from app.db.citus import DistributionError
     from app.db.embedded import resolve_database_url
-    from app.db.migrate import upgrade
+    from app.db.migrate import migrate as migrate_database
     from app.logging import configure_logging
 
     keyring = cli_keyring(settings)
     configure_logging(settings, quiet=True)
-    upgrade(resolve_database_url(settings), revision, keyring=keyring)
+    try:
+        steps = migrate_database(resolve_database_url(settings), revision, keyring=keyring, progress=echo_step)
+    except DistributionError as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(f"database migrated to {revision}")
+    if steps:
+        click.echo(f"Citus coordinator: {len(steps)} account tables distributed by account_id, co-located")
 
 
 @main.command()
@@ -219,6 +230,37 @@ def db_recount(settings: Settings, accounts: tuple[int, ...]) -> None:
     with admin_connection(settings) as conn:
         done = recount_accounts(conn, accounts or None)
     click.echo(f"recounted {done} account(s)")
+
+
+@db.command("distribute")
+@click.option("--offline", is_flag=True, help="Copy each table in one transaction that blocks its writes "
+              "(no wal_level = logical needed). Default: online, while the API and workers run.")
+@pass_settings
+def db_distribute(settings: Settings, offline: bool) -> None:
+    """Distribute the account tables of this database on its Citus coordinator, in place:
+    each table not yet distributed, co-located by account_id. Safe to run again."""
+    from app.db.citus import DistributionError, Method, distribute
+
+    with admin_connection(settings) as conn:
+        try:
+            steps = distribute(conn, online=not offline, progress=echo_step)
+        except DistributionError as exc:
+            raise click.ClickException(str(exc)) from exc
+    done = sum(step.method is not Method.SKIPPED for step in steps)
+    click.echo(f"{done} tables distributed, {len(steps) - done} already were")
+
+
+def echo_step(step: Step) -> None:
+    """One line per table as :func:`app.db.citus.distribute` reaches and finishes it."""
+    from app.db.citus import Method
+
+    if step.method is Method.SKIPPED:
+        click.echo(f"  {step.table}: already distributed")
+    elif step.seconds is None:
+        rows = f" (~{step.rows:,} rows)" if step.rows else ""
+        click.echo(f"  {step.table}: {step.method.value}{rows}...")
+    else:
+        click.echo(f"  {step.table}: distributed in {step.seconds:.1f} s")
 
 
 for _group in ADMIN_GROUPS:

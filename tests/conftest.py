@@ -10,9 +10,12 @@ pytest_plugins = [
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``), the tests on the Citus cluster run in one
-    process, so the session starts one cluster (three servers), not one per process."""
+    process, so the session starts one cluster (three servers), not one per process: those
+    that use it directly and the ``citus`` runs of the suites on both databases."""
     for item in items:
-        if "citus_cluster" in getattr(item, "fixturenames", ()):
+        callspec = getattr(item, "callspec", None)
+        on_cluster = callspec is not None and callspec.params.get("database_url") == "citus"
+        if on_cluster or "citus_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("citus"))
 
 
