@@ -82,7 +82,7 @@ def _value(table: Table, column, account_id: int, n: int):
         return (_START + timedelta(days=n)).date()
     if kind is list:
         return []
-    values = {int: n, str: f"v{n}", Decimal: Decimal(n + 1), bool: False}
+    values = {int: n, float: float(n), str: f"v{n}", Decimal: Decimal(n + 1), bool: False}
     return values[kind]
 
 
