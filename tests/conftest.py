@@ -11,11 +11,12 @@ pytest_plugins = [
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``), the tests on the Citus cluster run in one
     process, so the session starts one cluster (three servers), not one per process: those
-    that use it directly and the ``citus`` runs of the suites on both databases."""
+    that use it directly, the ``citus`` runs of the suites on both databases, and those that
+    start a cluster of their own (one at a time on the machine)."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         on_cluster = callspec is not None and callspec.params.get("database_url") == "citus"
-        if on_cluster or "citus_cluster" in getattr(item, "fixturenames", ()):
+        if on_cluster or "citus_ready" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("citus"))
 
 

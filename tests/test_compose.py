@@ -320,6 +320,8 @@ def test_the_citus_profile_is_a_coordinator_and_two_workers_of_the_official_imag
         # How the nodes authenticate to each other.
         assert (env["PGUSER"], env["PGPASSWORD"]) == (user, password), name
         assert "pg_isready" in " ".join(node["healthcheck"]["test"]), name
+        # relay db distribute (online) and rebalancing replicate logically (docs/scaling.md).
+        assert node["command"] == ["postgres", "-c", "wal_level=logical"], name
         volumes |= {v.split(":")[0] for v in node["volumes"]}
     assert len(volumes) == len(nodes)  # a data volume of its own each
     assert volumes <= set(yaml.safe_load(COMPOSE.read_text())["volumes"])

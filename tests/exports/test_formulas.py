@@ -49,9 +49,10 @@ def test_exports_neutralise_formulas_in_csv_and_keep_them_in_parquet(db, sync_se
     account_id = new_account(earnings=200, history_days=20)
     initial_sync(sync_settings, account_id)
     (org_id,) = db.execute("SELECT organization_id FROM accounts WHERE id = %s", (account_id,)).fetchone()
-    (row_id,) = db.execute("UPDATE earnings SET status = '=1+2', currency = '@SUM(A1)', net = -12.50 WHERE ctid = "
-                           "(SELECT ctid FROM earnings WHERE account_id = %s LIMIT 1) RETURNING id",
-                           (account_id,)).fetchone()
+    # By key, not ctid: on the Citus cluster a row's ctid is its shard's.
+    (row_id,) = db.execute("UPDATE earnings SET status = '=1+2', currency = '@SUM(A1)', net = -12.50"
+                           " WHERE account_id = %(a)s AND id = (SELECT min(id) FROM earnings WHERE account_id = %(a)s)"
+                           " RETURNING id", {"a": account_id}).fetchone()
     key = reader_key(db, org_id)
 
     answer = api_client.get(f"/v1/{account_id}/exports/earnings", params={"format": "csv"}, headers=auth(key))

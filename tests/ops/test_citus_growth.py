@@ -1,0 +1,149 @@
+"""Growing a Citus cluster under a running stack (docs/scaling.md, "Adding a worker node"):
+with the API serving and a worker backfilling, a third worker node is added and the shards
+rebalanced online; no request fails, no row is lost, and the store ends equal to the
+sandbox's truth."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+
+from app.admin import service as admin
+from app.db.citus import distributed_tables
+from sync.resources import REGISTRY
+from tests.fixtures.api import start_api_process
+from tests.fixtures.citus import migrate_on_the_cluster, running_cluster, shard_placements
+from tests.fixtures.net import wait_for
+from tests.fixtures.sandbox import fresh_account_id
+from tests.sync.helpers import sandbox_truth, store_truth
+from tests.sync.processes import relay, worker_env
+
+pytestmark = pytest.mark.slow
+
+#: The store-served routes the clients keep calling, each with the window of its history.
+ROUTES = (
+    ("/v1/{account}/earnings", {"start_date": "2025-01-01 00:00:00"}),
+    ("/v1/{account}/earnings/chart", {"start_date": "2025-01-01 00:00:00"}),
+    ("/v1/{account}/posts", {}),
+    ("/v1/{account}/payouts/chargebacks", {"start_date": "2025-01-01 00:00:00"}),
+    ("/v1/{account}/payouts/requests", {}),
+)
+
+
+@dataclass
+class Polls:
+    """What the clients got while the cluster grew."""
+
+    statuses: Counter = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def clients_polling(api_url: str, key: str, accounts: list[int]) -> Iterator[Polls]:
+    """One client calling every route of every account in turn until the block ends."""
+    polls, stop = Polls(), threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=api_url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as client:
+            for n in count():
+                if stop.is_set():
+                    return
+                path, params = ROUTES[n % len(ROUTES)]
+                url = path.format(account=accounts[n // len(ROUTES) % len(accounts)])
+                try:
+                    response = client.get(url, params=params)
+                except httpx.HTTPError as exc:
+                    polls.failures.append(f"{url}: {exc!r}")
+                    continue
+                polls.statuses[response.status_code] += 1
+                if response.status_code >= 500:
+                    polls.failures.append(f"{url}: {response.status_code} {response.text[:300]}")
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    try:
+        yield polls
+    finally:
+        stop.set()
+        thread.join(timeout=90)
+
+
+@contextmanager
+def running_worker(url: str, sandbox) -> Iterator[None]:
+    worker = relay("worker", env=worker_env(url, sandbox, RELAY_SYNC_TICK_SECONDS="1",
+                                            RELAY_BACKFILL_REQUESTS_PER_SECOND="0"))
+    try:
+        yield
+    finally:
+        worker.terminate()
+        assert worker.wait(60) == 0
+
+
+def stored_keys(conn: psycopg.Connection) -> dict[str, set]:
+    """Every stored row's key, per synced resource."""
+    return {name: set(conn.execute(f"SELECT account_id, id FROM {name}" if name != "tracking_link_daily_stats"
+                                   else f"SELECT account_id, link_id, date FROM {name}").fetchall())
+            for name in REGISTRY}
+
+
+def everything_synced(conn: psycopg.Connection) -> bool:
+    (left,) = conn.execute(
+        """SELECT count(*) FROM sync_tasks t LEFT JOIN sync_state s USING (account_id, resource)
+           WHERE t.backfill_since IS NOT NULL OR s.last_success_at IS NULL""").fetchone()
+    return left == 0
+
+
+def test_a_worker_node_added_and_rebalanced_under_a_running_stack_loses_nothing(citus_ready, sandbox, keyring,
+                                                                                 tmp_path: Path):
+    accounts = [fresh_account_id() for _ in range(4)]
+    for account_id in accounts:
+        sandbox.configure_account(account_id, earnings=8000, history_days=300)
+    with running_cluster(workers=2) as cluster, cluster.scratch_database() as url, \
+            psycopg.connect(url, autocommit=True) as conn:
+        migrate_on_the_cluster(url)
+        org = admin.create_organization(conn, "growing", credits=10**9, limit_minute=10**7, limit_day=10**9)
+        key = admin.create_key(conn, org, "admin").secret
+        for account_id in accounts:
+            admin.connect_account(conn, org, account_id, f"sandbox-{account_id}", keyring=keyring)
+            for resource in REGISTRY:
+                conn.execute("INSERT INTO sync_tasks (account_id, resource, backfill_since) VALUES (%s, %s, 'epoch')"
+                             " ON CONFLICT (account_id, resource) DO UPDATE SET backfill_since = 'epoch'",
+                             (account_id, resource))
+        api = start_api_process(url, tmp_path / "relay", RELAY_UPSTREAM_URL=sandbox.url, RELAY_LOG_LEVEL="ERROR")
+        try:
+            with running_worker(url, sandbox), clients_polling(api.url, key, accounts) as polls:
+                wait_for(lambda: conn.execute("SELECT count(*) FROM earnings").fetchone()[0] > 0, 120,
+                         "the worker's first pages")
+                before = stored_keys(conn)
+                third = cluster.add_worker()
+                conn.execute("SELECT citus_rebalance_start()")
+                conn.execute("SELECT citus_rebalance_wait()")
+                during = stored_keys(conn)
+                wait_for(lambda: everything_synced(conn), 300, "every account's backfill")
+        finally:
+            api.stop()
+
+        workers = {w.port for w in cluster.workers}
+        for table, _ in distributed_tables():
+            assert set(shard_placements(conn, table)) == workers, table
+        assert third.port in workers
+        assert polls.failures == [], polls.failures[:5]
+        assert polls.statuses[200] > 0, polls.statuses
+        # The worker kept syncing while the shards moved, and nothing stored went missing.
+        assert sum(map(len, during.values())) > sum(map(len, before.values()))
+        after = stored_keys(conn)
+        for name in REGISTRY:
+            assert before[name] <= during[name] <= after[name], name
+        now = int(sandbox.clock()["now"])
+        for account_id in accounts:
+            for name in REGISTRY:
+                assert store_truth(conn, account_id, name, 0, now) == sandbox_truth(sandbox, account_id, name, 0, now)
