@@ -115,7 +115,9 @@ def migrate(settings: Settings, revision: str) -> None:
         raise click.ClickException(str(exc)) from exc
     click.echo(f"database migrated to {revision}")
     if steps:
-        click.echo(f"Citus coordinator: {len(steps)} account tables distributed by account_id, co-located")
+        distributed = sum(step.column is not None for step in steps)
+        click.echo(f"Citus coordinator: {distributed} tables distributed by account_id, co-located; "
+                   f"{len(steps) - distributed} reference tables")
 
 
 @main.command()
@@ -238,7 +240,8 @@ def db_recount(settings: Settings, accounts: tuple[int, ...]) -> None:
 @pass_settings
 def db_distribute(settings: Settings, offline: bool) -> None:
     """Distribute the account tables of this database on its Citus coordinator, in place:
-    each table not yet distributed, co-located by account_id. Safe to run again."""
+    each table not yet distributed, co-located by account_id, and the reference tables.
+    Safe to run again."""
     from app.db.citus import DistributionError, Method, distribute
 
     with admin_connection(settings) as conn:
@@ -247,7 +250,7 @@ def db_distribute(settings: Settings, offline: bool) -> None:
         except DistributionError as exc:
             raise click.ClickException(str(exc)) from exc
     done = sum(step.method is not Method.SKIPPED for step in steps)
-    click.echo(f"{done} tables distributed, {len(steps) - done} already were")
+    click.echo(f"{done} tables converted, {len(steps) - done} already were")
 
 
 def echo_step(step: Step) -> None:
@@ -255,12 +258,12 @@ def echo_step(step: Step) -> None:
     from app.db.citus import Method
 
     if step.method is Method.SKIPPED:
-        click.echo(f"  {step.table}: already distributed")
+        click.echo(f"  {step.table}: already {'distributed' if step.column else 'a reference table'}")
     elif step.seconds is None:
         rows = f" (~{step.rows:,} rows)" if step.rows else ""
         click.echo(f"  {step.table}: {step.method.value}{rows}...")
     else:
-        click.echo(f"  {step.table}: distributed in {step.seconds:.1f} s")
+        click.echo(f"  {step.table}: done in {step.seconds:.1f} s")
 
 
 for _group in ADMIN_GROUPS:

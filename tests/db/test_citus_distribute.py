@@ -1,6 +1,7 @@
 """``relay migrate`` and ``relay db distribute`` on a Citus coordinator (app/db/citus.py): the
-account tables distributed by account_id and co-located, every other table left plain on
-the coordinator; a live database converted online; plain PostgreSQL untouched."""
+account tables distributed by account_id and co-located, the tables declared on every node
+reference tables, every other table left plain on the coordinator; a live database
+converted online; plain PostgreSQL untouched."""
 
 from __future__ import annotations
 
@@ -17,26 +18,20 @@ from app.cli import main
 from app.db.citus import distributed_tables
 from app.db.metadata import metadata
 from app.db.migrate import upgrade
-from app.db.tenancy import per_account_tables
+from app.db.tenancy import per_account_tables, reference_tables
 from tests.db.conftest import fill_row
-from tests.fixtures.citus import running_cluster, shard_placements, temporary_drop_what_blocks_distribution
+from tests.fixtures.citus import running_cluster, shard_placements
 from tests.fixtures.database import TEST_KEYS_ENV
 
 pytestmark = pytest.mark.slow
 
-DECLARED = {table for table, _ in distributed_tables()}
+DISTRIBUTED = {table for table, _ in distributed_tables()}
+REFERENCE = {table.name for table in reference_tables(metadata)}
 ACCOUNTS = range(7001, 7021)
 
 
 def relay(url: str, *args: str) -> Result:
     return CliRunner().invoke(main, list(args), env={"RELAY_DATABASE_URL": url, **TEST_KEYS_ENV})
-
-
-def single_node_schema(url: str) -> None:
-    """The schema as one PostgreSQL has it: migrated, nothing distributed."""
-    upgrade(url)
-    with psycopg.connect(url, autocommit=True) as conn:
-        temporary_drop_what_blocks_distribution(conn)
 
 
 def citus_tables(conn: psycopg.Connection) -> dict[str, tuple[str, str, int]]:
@@ -47,10 +42,13 @@ def citus_tables(conn: psycopg.Connection) -> dict[str, tuple[str, str, int]]:
 
 def assert_distributed_as_declared(conn: psycopg.Connection, workers: list[int]) -> None:
     tables = citus_tables(conn)
-    assert set(tables) == DECLARED  # every other table stays a plain table on the coordinator
-    assert {kind for kind, _, _ in tables.values()} == {"distributed"}
-    assert {column for _, column, _ in tables.values()} == {"account_id"}
-    assert len({group for _, _, group in tables.values()}) == 1  # co-located
+    assert set(tables) == DISTRIBUTED | REFERENCE  # every other table stays a plain table on the coordinator
+    assert {table for table, (kind, _, _) in tables.items() if kind == "reference"} == REFERENCE
+    distributed = {table: (kind, column, group) for table, (kind, column, group) in tables.items()
+                   if table in DISTRIBUTED}
+    assert {kind for kind, _, _ in distributed.values()} == {"distributed"}
+    assert {column for _, column, _ in distributed.values()} == {"account_id"}
+    assert len({group for _, _, group in distributed.values()}) == 1  # co-located
     for table in ("earnings", "chargebacks", "payout_requests", "posts", "tracking_links"):
         assert set(shard_placements(conn, table)) == set(workers), table
 
@@ -65,7 +63,7 @@ def fill(conn: psycopg.Connection, tables: list[str], rows: int = 3) -> dict[str
 
 
 def row_counts(conn: psycopg.Connection) -> dict[str, int]:
-    return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in sorted(DECLARED)}
+    return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in sorted(DISTRIBUTED | REFERENCE)}
 
 
 @dataclass
@@ -106,32 +104,33 @@ def writing_earnings(url: str) -> Iterator[Writes]:
 def test_relay_migrate_on_a_coordinator_distributes_every_declared_table_colocated(citus_cluster,
                                                                                    citus_empty_database):
     with citus_empty_database() as url:
-        single_node_schema(url)  # TEMPORARY: until migration 0022, relay migrate alone
         result = relay(url, "migrate")
         assert result.exit_code == 0, result.output
         assert "earnings: create_distributed_table..." in result.output
-        assert f"{len(DECLARED)} account tables distributed by account_id, co-located" in result.output
+        assert (f"{len(DISTRIBUTED)} tables distributed by account_id, co-located; {len(REFERENCE)} reference tables"
+                in result.output)
         with psycopg.connect(url) as conn:
             assert_distributed_as_declared(conn, [w.port for w in citus_cluster.workers])
 
 
 def test_relay_db_distribute_again_changes_nothing(citus_cluster, citus_empty_database):
     with citus_empty_database() as url:
-        single_node_schema(url)
+        upgrade(url)  # the schema as one PostgreSQL has it: nothing distributed
         assert relay(url, "db", "distribute").exit_code == 0
         with psycopg.connect(url) as conn:
             before = citus_tables(conn)
         again = relay(url, "db", "distribute")
         assert again.exit_code == 0, again.output
-        assert f"0 tables distributed, {len(DECLARED)} already were" in again.output
+        assert f"0 tables converted, {len(DISTRIBUTED | REFERENCE)} already were" in again.output
         assert "earnings: already distributed" in again.output
+        assert "analyst_scopes: already a reference table" in again.output
         with psycopg.connect(url) as conn:
             assert citus_tables(conn) == before
 
 
 def test_relay_db_distribute_converts_a_live_database_online_and_loses_no_row(citus_cluster, citus_empty_database):
     with citus_empty_database() as url:
-        single_node_schema(url)
+        upgrade(url)  # the schema as one PostgreSQL has it: nothing distributed
         with psycopg.connect(url, autocommit=True) as conn:
             # Two tables with rows (each copied online takes seconds), the others empty.
             before = fill(conn, ["earnings", "sync_state"])
@@ -143,7 +142,7 @@ def test_relay_db_distribute_converts_a_live_database_online_and_loses_no_row(ci
         assert "earnings: create_distributed_table_concurrently (~60 rows)..." in result.output
         assert "sync_state: create_distributed_table_concurrently (~60 rows)..." in result.output
         assert "posts: create_distributed_table..." in result.output
-        assert f"{len(DECLARED)} tables distributed, 0 already were" in result.output
+        assert f"{len(DISTRIBUTED | REFERENCE)} tables converted, 0 already were" in result.output
         with psycopg.connect(url) as conn:
             assert_distributed_as_declared(conn, [w.port for w in citus_cluster.workers])
             assert row_counts(conn) == {**before, "earnings": before["earnings"] + writes.inserted}
@@ -154,8 +153,9 @@ def test_relay_db_distribute_converts_a_live_database_online_and_loses_no_row(ci
 
 def test_online_without_logical_wal_says_what_to_set_and_offline_converts(citus_ready):
     with running_cluster(workers=1, wal_level="replica") as cluster, cluster.scratch_database() as url:
-        single_node_schema(url)
+        upgrade(url)  # the schema as one PostgreSQL has it: nothing distributed
         with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("INSERT INTO analyst_scopes (role_name, all_accounts, account_ids) VALUES ('r', false, '{1}')")
             filled = fill(conn, [t.name for t in per_account_tables(metadata)], rows=1)
             assert all(filled.values()), filled
         refused = relay(url, "db", "distribute")

@@ -21,9 +21,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.admin.service import list_accounts
-from app.db.base import Base
-from app.db.migrate import upgrade
-from app.db.tenancy import distribution_column, per_account_tables
+from app.db.migrate import migrate
 from app.store.batched import BatchedReads
 from app.store.earnings_feed import FeedQuery, page_item, pages_statement
 from app.store.recount import recount
@@ -47,23 +45,6 @@ RUNS = [
     (3, 102, "earnings", "backfill", "succeeded", 7), (4, 201, "posts", "backfill", "succeeded", 11),
     (5, 101, "earnings", "backfill", "failed", 5), (6, 201, "posts", "incremental", "running", 2),
 ]
-
-
-def layout_b_tables() -> list[str]:
-    """The per-account tables, first the one the others are co-located with."""
-    return [t.name for t in per_account_tables(Base.metadata) if distribution_column(t)]
-
-
-def distribute(conn: psycopg.Connection) -> None:
-    """Layout B on a migrated database (what ``relay db distribute`` is to do)."""
-    tables = layout_b_tables()
-    for table in tables:
-        # Citus refuses a policy with a subquery on a distributed table (the analysts'
-        # row-level security, migration 0015): this goes when the distribution step
-        # handles the policies.
-        conn.execute(f"DROP POLICY IF EXISTS analyst_accounts ON {table}")
-        conn.execute("SELECT create_distributed_table(%s, 'account_id', colocate_with => %s)",
-                     (table, tables[0] if table != tables[0] else "default"))
 
 
 def fill(conn: psycopg.Connection) -> None:
@@ -125,9 +106,7 @@ class Databases:
 def databases(empty_database, citus_empty_database) -> Iterator[Databases]:
     with empty_database() as plain, citus_empty_database("relay_citus_reads") as citus:
         for url in (plain, citus):
-            upgrade(url)
-        with psycopg.connect(citus, autocommit=True) as conn:
-            distribute(conn)
+            migrate(url)  # on the coordinator, layout B (app/db/citus.py)
         for url in (plain, citus):
             with psycopg.connect(url, autocommit=True) as conn:
                 fill(conn)

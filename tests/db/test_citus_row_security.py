@@ -13,33 +13,18 @@ import pytest
 from psycopg import sql
 
 from app.admin.service import connect_account, create_organization
-from app.db.metadata import metadata
-from app.db.migrate import upgrade
+from app.db.migrate import migrate
 from app.db.readonly import analyst_relations, grant_readonly
-from app.db.tenancy import distribution_column, per_account_tables, reference_tables
 from tests.db.conftest import accounts_seen, drop_role, fill_every_analyst_table
 
 pytestmark = pytest.mark.slow
-
-
-def _distribute(conn: psycopg.Connection) -> None:
-    """Layout B from the models' declarations, until relay migrate does it on a coordinator."""
-    tables = per_account_tables(metadata)
-    for table in tables:
-        colocate_with = "none" if table is tables[0] else tables[0].name
-        conn.execute("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
-                     (table.name, distribution_column(table), colocate_with))
-    for table in reference_tables(metadata):
-        conn.execute("SELECT create_reference_table(%s)", (table.name,))
 
 
 @pytest.fixture(scope="module")
 def cluster_url(citus_empty_database) -> Iterator[str]:
     """A database on the cluster, migrated and distributed."""
     with citus_empty_database("relay_citus_rls") as url:
-        upgrade(url)
-        with psycopg.connect(url, autocommit=True) as conn:
-            _distribute(conn)
+        migrate(url)  # layout B: app/db/citus.py
         yield url
 
 
