@@ -127,7 +127,7 @@ def two_organizations(db, keyring, database_url, monkeypatch) -> Iterator[TwoOrg
         orgs.append(Organization(name, accounts, f"analysts_{letter}_{tag}"))
     try:
         for org in orgs:
-            grant_readonly(org.role, "--org", org.name)
+            grant_readonly(org.role, "--org", org.name, "--password", "pw")
         yield TwoOrganizations(*orgs)
     finally:
         db.execute("RESET ROLE")
