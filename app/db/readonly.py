@@ -61,6 +61,10 @@ def grant_readonly(
     name = sql.Identifier(role)
     exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
     with conn.transaction():
+        # On Citus the GRANTs on distributed tables run over parallel connections, after
+        # which the transaction may not change a function (the scope refresh does): one
+        # connection per worker instead. A placeholder setting on plain PostgreSQL.
+        conn.execute("SET LOCAL citus.multi_shard_modify_mode = 'sequential'")
         if exists is None:
             if password is None:
                 conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(name))
