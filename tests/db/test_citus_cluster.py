@@ -1,12 +1,12 @@
-"""The test session's Citus cluster (tests/fixtures/citus.py): databases on it are distributed."""
+"""The test session's Citus cluster (tests/fixtures/citus.py, bench/citus_cluster.py): databases on it are distributed."""
 
 from __future__ import annotations
 
 import psycopg
 import pytest
 
-from tests.fixtures import citus
-from tests.fixtures.citus import running_cluster, shard_placements
+from bench import citus_cluster as citus
+from bench.citus_cluster import running_cluster, shard_placements
 
 pytestmark = pytest.mark.slow
 

@@ -19,8 +19,8 @@ from app.db.citus import distributed_tables
 from app.db.metadata import metadata
 from app.db.migrate import upgrade
 from app.db.tenancy import per_account_tables, reference_tables
+from bench.citus_cluster import running_cluster, shard_placements
 from tests.db.conftest import fill_row
-from tests.fixtures.citus import running_cluster, shard_placements
 from tests.fixtures.database import TEST_KEYS_ENV
 
 pytestmark = pytest.mark.slow

@@ -20,9 +20,9 @@ import pytest
 from app.admin import service as admin
 from app.db.citus import distributed_tables
 from app.db.migrate import migrate
+from bench.citus_cluster import running_cluster, shard_placements
 from sync.resources import REGISTRY
 from tests.fixtures.api import start_api_process
-from tests.fixtures.citus import running_cluster, shard_placements
 from tests.fixtures.net import wait_for
 from tests.fixtures.sandbox import fresh_account_id
 from tests.sync.helpers import sandbox_truth, store_truth

@@ -3,7 +3,7 @@
 A primary is initialised in a temporary directory, a hot standby is cloned from it with
 ``pg_basebackup -R`` and streams its WAL; the API writes (gate) on the primary and reads
 the store (coverage and rows) on the standby. Skipped where no PostgreSQL server binaries
-are installed (tests/fixtures/pgnodes.py).
+are installed (bench/pgnodes.py).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import pytest
 
 from app.db.migrate import upgrade
 from app.settings import Settings
+from bench.pgnodes import SERVER_USER, PgNode, hand_to_server_user, servers_can_run
 from tests.fixtures.api import ApiCaller
 from tests.fixtures.database import TEST_SECRET_KEYS
 from tests.fixtures.net import wait_for
-from tests.fixtures.pgnodes import SERVER_USER, PgNode, hand_to_server_user, servers_can_run
 
 pytestmark = pytest.mark.slow
 
