@@ -135,6 +135,18 @@ class CitusCluster:
     def stop(self) -> None:
         _on_each(self.nodes, PgNode.stop)
 
+    @contextmanager
+    def plain_server(self) -> Iterator[PgNode]:
+        """A PostgreSQL server beside the cluster: a worker's build and settings without
+        Citus (what ``make bench`` measures the cluster against), in the cluster's directory
+        (so an orphan is swept with it); stopped at the end."""
+        node = PgNode(self.root, "plain", {k: v for k, v in NODE_SETTINGS.items() if k != "shared_preload_libraries"})
+        node.start(self._template())
+        try:
+            yield node
+        finally:
+            node.stop()
+
     def add_worker(self) -> PgNode:
         """Start one more worker and add it to every database on the cluster; new databases
         get it too. Its shards come by rebalancing (``citus_rebalance_start``)."""

@@ -4,7 +4,7 @@
 ``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md). For a scaling
 curve on a larger machine, ``BENCH_PROCESSES=1,2,4,8``, ``BENCH_CONNECTIONS=64,256``,
 ``BENCH_WRK_THREADS=4`` and ``BENCH_EARNINGS_ROWS`` change case a's grid, the load
-generator and the serving data set.
+generator and the serving data set; ``BENCH_CITUS_WORKERS`` case h's cluster.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ CASES = {
     "e": "page 10,000 vs page 1",
     "f": "two-year earnings chart",
     "g": "freshness",
+    "h": "Citus cluster vs one PostgreSQL: store page and backfill",
 }
 #: Cases that read the serving data set (one account synced from the sandbox).
 SERVING_CASES = frozenset("abcef")
@@ -39,6 +40,9 @@ class BenchConfig:
     processes: tuple[int, ...] = (1, 2)
     wrk_threads: int = 2  # at most this many load-generator threads (a 2-core machine: 2)
     freshness_timeout: float = 420.0
+    citus_rows: int = 50_000  # case h: earnings rows per account (and a tenth as many chargebacks and posts)
+    citus_accounts: int = 4  # case h
+    citus_workers: int = 2  # case h: the cluster's workers (beside its coordinator)
 
     @property
     def paged_rows(self) -> int:
@@ -56,9 +60,11 @@ class BenchConfig:
         # Keyword arguments of the config (ints here, tuples in grid).
         sizes: dict[str, Any]
         if quick:
-            sizes = dict(rounds=3, seconds=2, earnings_rows=50_000, deep_page=500, backfill_rows=50_000)
+            sizes = dict(rounds=3, seconds=2, earnings_rows=50_000, deep_page=500, backfill_rows=50_000,
+                         citus_rows=5_000, citus_accounts=2)
         else:
-            sizes = dict(rounds=3, seconds=5, earnings_rows=1_000_000, deep_page=10_000, backfill_rows=1_000_000)
+            sizes = dict(rounds=3, seconds=5, earnings_rows=1_000_000, deep_page=10_000, backfill_rows=1_000_000,
+                         citus_rows=50_000, citus_accounts=4)
         for name in ("rounds", "seconds", "earnings_rows"):
             sizes[name] = int(env.get(f"BENCH_{name.upper()}", sizes[name]))
         if sizes["rounds"] < 1 or sizes["seconds"] < 1 or sizes["earnings_rows"] < 1000:
@@ -67,8 +73,12 @@ class BenchConfig:
         threads = int(env.get("BENCH_WRK_THREADS", 2))
         if threads < 1:
             raise ValueError("BENCH_WRK_THREADS must be at least 1")
+        citus_workers = int(env.get("BENCH_CITUS_WORKERS", 2))
+        if citus_workers < 1:
+            raise ValueError("BENCH_CITUS_WORKERS must be at least 1")
         timeout = float(env.get("BENCH_FRESHNESS_TIMEOUT", 420))
         return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, wrk_threads=threads,
+                   citus_workers=citus_workers,
                    **{name: counts for name, counts in grid.items() if counts}, **sizes)
 
 

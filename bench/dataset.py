@@ -8,6 +8,7 @@ rows are exactly what the sync writes, and the coverage is the sync's own.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import psycopg
@@ -41,18 +42,22 @@ class Serving:
     def refresh(self, stack: Stack) -> None:
         """An incremental pass (``relay sync run-once``) when the coverage is getting old."""
         if time.monotonic() - self.refreshed > REFRESH_AFTER:
-            stack.sync("refresh", "run-once", "--account", str(self.account),
-                       *(arg for r in RESOURCES for arg in ("--resource", r)))
+            stack.sync("refresh", "run-once", *sync_targets([self.account]))
             self.refreshed = time.monotonic()
+
+
+def sync_targets(accounts: Iterable[int], resources: Iterable[str] = RESOURCES) -> list[str]:
+    """The ``relay sync`` arguments naming ``accounts`` and ``resources``."""
+    return [*(arg for a in accounts for arg in ("--account", str(a))),
+            *(arg for r in resources for arg in ("--resource", r))]
 
 
 def build(stack: Stack, config: BenchConfig) -> Serving:
     stack.sandbox.configure_account(SERVING_ACCOUNT, earnings=config.earnings_rows, history_days=365,
                                     chargebacks=config.paged_rows, posts=config.paged_rows)
     key = provision(stack.database_url, "bench-serving", SERVING_ACCOUNT)
-    targets = [arg for r in RESOURCES for arg in ("--resource", r)]
-    seconds, _ = stack.sync("serving-backfill", "backfill", "--account", str(SERVING_ACCOUNT), *targets,
-                            "--no-progress", **UNPACED)
+    seconds, _ = stack.sync("serving-backfill", "backfill", *sync_targets([SERVING_ACCOUNT]), "--no-progress",
+                            **UNPACED)
     with psycopg.connect(stack.database_url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE earnings")
         conn.execute("VACUUM ANALYZE chargebacks")

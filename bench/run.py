@@ -26,6 +26,7 @@ from bench import dataset, facts
 from bench.backfill import case_d
 from bench.common import bench_database, bench_server
 from bench.config import CASES, SERVING_CASES, BenchConfig
+from bench.distributed import case_h
 from bench.freshness import case_g
 from bench.latest import refresh as refresh_latest
 from bench.procs import Processes
@@ -36,7 +37,7 @@ from bench.wrk import ensure_wrk
 
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 SERVING = {"a": case_a, "b": case_b, "c": case_c, "e": case_e, "f": case_f}
-OWN_DATABASE = {"d": case_d, "g": case_g}
+OWN_DATABASE = {"d": case_d, "g": case_g, "h": case_h}
 
 
 def _stop(signum: int, _frame: object) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import httpx
@@ -21,6 +22,8 @@ from bench.report import Rounds, Row, Target, costs, percent, ratios
 from bench.stack import Stack, get_json
 from bench.wrk import WrkResult, run_wrk
 
+T = TypeVar("T")
+
 UPSTREAM_LATENCY_MS = 150
 #: Longest wait for one set-up request (a deep page on a machine busy with other work).
 SLOW = 600
@@ -28,33 +31,36 @@ SLOW = 600
 
 @dataclass(frozen=True)
 class Load:
-    """One side of a comparison: a URL, its key, and whether wrk appends random markers."""
+    """One side of a comparison: a URL, its key, and what wrk varies per request: a random
+    marker from ``markers`` (lo, hi) appended, a random one of ``accounts`` for ``{account}``."""
 
     url: str
     key: str | None = None
-    random_markers: bool = False
+    markers: tuple[int, int] | None = None
+    accounts: tuple[int, ...] = ()
 
 
-def measure(loads: Mapping[str, Load], data: Serving, config: BenchConfig, connections: int,
+def measure(loads: Mapping[str, Load], config: BenchConfig, connections: int,
             rounds: int | None = None) -> dict[str, list[WrkResult]]:
     """``rounds`` (``config.rounds``) alternating wrk runs of every load (after a short
     warm-up of each). Every other round runs the loads in reverse order, so neither side
     of a pair always goes second (after the other's load: its autovacuum, its flushes)."""
-    markers = lambda load: data.markers if load.random_markers else None  # noqa: E731
+    def run(load: Load, seconds: int) -> WrkResult:
+        return run_wrk(load.url, connections=connections, seconds=seconds, threads=config.wrk_threads,
+                       key=load.key, markers=load.markers, accounts=load.accounts)
+
     for load in loads.values():
-        run_wrk(load.url, connections=connections, seconds=1, threads=config.wrk_threads, key=load.key,
-                markers=markers(load))
+        run(load, 1)
     results: dict[str, list[WrkResult]] = {name: [] for name in loads}
     for round_ in range(rounds or config.rounds):
         for name, load in in_order(loads, round_):
-            results[name].append(run_wrk(load.url, connections=connections, seconds=config.seconds,
-                                         threads=config.wrk_threads, key=load.key, markers=markers(load)))
+            results[name].append(run(load, config.seconds))
     return results
 
 
-def in_order(loads: Mapping[str, Load], round_: int) -> list[tuple[str, Load]]:
-    """The loads of round ``round_`` (from 0) in the order they run: as given, then reversed."""
-    ordered = list(loads.items())
+def in_order(sides: Mapping[str, T], round_: int) -> list[tuple[str, T]]:
+    """The sides (loads) of round ``round_`` (from 0) in the order they run: as given, then reversed."""
+    ordered = list(sides.items())
     return ordered[::-1] if round_ % 2 else ordered
 
 
@@ -106,10 +112,10 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         minimal = stack.uvicorn("bench.minimal_app:app", workers, "minimal",
                                 BENCH_MINIMAL_DATABASE_URL=stack.database_url)
         expect_source(f"{api}/v1/{data.account}/earnings?marker={data.markers[1]}", data.key, "store")
-        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, True),
-                 "minimal": Load(f"{minimal}/earnings/{data.account}?marker=", None, True)}
+        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers),
+                 "minimal": Load(f"{minimal}/earnings/{data.account}?marker=", None, data.markers)}
         for connections in config.connections:
-            results[workers, connections] = measure(loads, data, config, connections)
+            results[workers, connections] = measure(loads, config, connections)
         stack.procs.stop_all()
     rows = []
     for (workers, connections), r in results.items():
@@ -132,11 +138,11 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     """The same keyset route with and without the gate, in one process (bench/gate_app.py)."""
     data.refresh(stack)
     base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
-    loads = {"open": Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, True),
-             "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, True)}
+    loads = {"open": Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, data.markers),
+             "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, data.markers)}
     # At least 6 rounds (3 in each order): the difference is a tenth of either side, and on
     # a shared 2-core machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
-    r = measure(loads, data, config, connections=32, rounds=max(config.rounds, 6))
+    r = measure(loads, config, connections=32, rounds=max(config.rounds, 6))
     return [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),
@@ -151,9 +157,9 @@ def case_c(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     stack.sandbox.set_fault_rates(latency_ms=UPSTREAM_LATENCY_MS)
     try:
         expect_source(f"{page}?fresh=true&marker={data.markers[1]}", data.key, "upstream")
-        loads = {"store": Load(f"{page}?marker=", data.key, True),
-                 "live": Load(f"{page}?fresh=true&marker=", data.key, True)}
-        r = measure(loads, data, config, connections=1)
+        loads = {"store": Load(f"{page}?marker=", data.key, data.markers),
+                 "live": Load(f"{page}?fresh=true&marker=", data.key, data.markers)}
+        r = measure(loads, config, connections=1)
     finally:
         stack.sandbox.set_fault_rates(latency_ms=0)
     return [Row("c", "store page p50, 1 conn.", Rounds.of(p50(r["store"])), "ms"),
@@ -228,7 +234,7 @@ def case_e(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         first = path.format(a=data.account)
         expect_source(api + deep[name], data.key, "store")
         r = measure({"page 1": Load(api + first, data.key), "deep": Load(api + deep[name], data.key)},
-                    data, config, connections=8)
+                    config, connections=8)
         rows += [throughput_row("e", f"{name}: page 1, 8 conn.", r["page 1"]),
                  throughput_row("e", f"{name}: page {config.deep_page:,}, 8 conn.", r["deep"]),
                  Row("e", f"{name}: depth ratio (page 1 / page {config.deep_page:,} req/s)",
@@ -242,6 +248,6 @@ def case_f(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     api = stack.serve(1)
     chart = f"{api}/v1/{data.account}/earnings/chart"
     expect_source(chart, data.key, "store")
-    r = measure({"chart": Load(chart, data.key)}, data, config, connections=1)
+    r = measure({"chart": Load(chart, data.key)}, config, connections=1)
     return [Row("f", "two-year earnings chart p50, 1 conn.", Rounds.of(p50(r["chart"])), "ms",
                 target=Target("<", 50))]

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -72,9 +73,11 @@ def run_wrk(
     threads: int = 2,
     key: str | None = None,
     markers: tuple[int, int] | None = None,
+    accounts: Sequence[int] = (),
 ) -> WrkResult:
     """One wrk run on ``url``; with ``markers`` (lo, hi) every request appends a random marker
-    to ``url`` (which must end with ``marker=``). Fails on any error answer."""
+    to ``url`` (which must end with the parameter's ``name=``), and with ``accounts`` puts a
+    random one of them in place of ``{account}`` in it. Fails on any error answer."""
     # A slow page is a result, not an error: wrk's default 2 s timeout would count it as failed.
     command = [ensure_wrk(), f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency",
                f"--timeout={REQUEST_TIMEOUT}s"]
@@ -84,8 +87,10 @@ def run_wrk(
         origin = f"{parts.scheme}://{parts.netloc}"
         command += ["-s", str(RANDOM_MARKER_SCRIPT), origin]
         env.update(BENCH_PATH=url[len(origin):], BENCH_MARKER_LO=str(markers[0]), BENCH_MARKER_HI=str(markers[1]),
-                   BENCH_KEY=key or "")
+                   BENCH_KEY=key or "", BENCH_ACCOUNTS=",".join(map(str, accounts)))
     else:
+        if accounts:
+            raise ValueError("random accounts go with random markers (bench/random_marker.lua)")
         if key:
             command += ["-H", f"Authorization: Bearer {key}"]
         command.append(url)

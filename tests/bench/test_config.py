@@ -25,11 +25,17 @@ def test_a_scaling_grid_from_the_environment() -> None:
     assert config.rounds == 3  # the quick sizes still apply to what is not set
 
 
+def test_case_h_has_a_three_node_cluster_unless_told_otherwise() -> None:
+    assert BenchConfig.from_env({}).citus_workers == 2
+    assert BenchConfig.from_env({"BENCH_CITUS_WORKERS": "4"}).citus_workers == 4
+
+
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("BENCH_PROCESSES", "1,two", "BENCH_PROCESSES: expected whole numbers"),
     ("BENCH_CONNECTIONS", "0,8", "BENCH_CONNECTIONS: every count must be at least 1"),
     ("BENCH_WRK_THREADS", "0", "BENCH_WRK_THREADS must be at least 1"),
     ("BENCH_EARNINGS_ROWS", "10", "BENCH_EARNINGS_ROWS at least 1000"),
+    ("BENCH_CITUS_WORKERS", "0", "BENCH_CITUS_WORKERS must be at least 1"),
 ])
 def test_bad_settings_name_the_variable(name: str, value: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -39,6 +45,6 @@ def test_bad_settings_name_the_variable(name: str, value: str, message: str) -> 
 def test_rounds_alternate_the_order_of_the_loads() -> None:
     from bench.serving import Load, in_order
 
-    loads = {"open": Load("http://a/open?m=", None, True), "gated": Load("http://a/v1?m=", "k", True)}
+    loads = {"open": Load("http://a/open?m=", None, (1, 2)), "gated": Load("http://a/v1?m=", "k", (1, 2))}
     assert [[name for name, _ in in_order(loads, r)] for r in range(4)] == [
         ["open", "gated"], ["gated", "open"], ["open", "gated"], ["gated", "open"]]

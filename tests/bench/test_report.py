@@ -97,11 +97,12 @@ def test_a_target_without_a_measurement_fails():
 
 def test_the_configuration_reads_quick_mode_and_case_selection():
     full = BenchConfig.from_env({})
-    assert full.cases == tuple("abcdefg") and full.rounds >= 3 and full.earnings_rows == 1_000_000
+    assert full.cases == tuple("abcdefgh") and full.rounds >= 3 and full.earnings_rows == 1_000_000
     assert full.deep_page == 10_000 and full.paged_rows >= 100_000 and full.backfill_rows == 1_000_000
     quick = BenchConfig.from_env({"BENCH_QUICK": "1", "BENCH_CASES": " b, A ", "BENCH_SECONDS": "1"})
     assert quick.quick and quick.cases == ("a", "b") and quick.seconds == 1
     assert quick.earnings_rows < full.earnings_rows and quick.seconds < full.seconds
+    assert quick.citus_rows < full.citus_rows and quick.citus_accounts <= full.citus_accounts
     with pytest.raises(ValueError, match="unknown case"):
         BenchConfig.from_env({"BENCH_CASES": "a,z"})
 
