@@ -184,6 +184,7 @@ def _serve(stack: Stack, stored: dict[str, Stored], accounts: Sequence[int], pag
         for load in loads.values():
             expect_source(load.url.replace("{account}", str(accounts[0])) + str(hi), load.key or "", "store")
         served[connections] = measure(loads, config, connections)
+    stack.procs.stop_all()  # before their databases go
     return served
 
 
