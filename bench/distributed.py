@@ -57,15 +57,13 @@ class Page:
     bounds_sql: str
 
 
-#: The posts feed at a random publish time (``before_publish_time``: the cursor its pages
-#: hand on). TEMPORARY, until the earnings feed's batched reads name one account (branch
-#: citus-reads; on main they fail on a distributed table): then case a's page, the earnings
-#: feed at a random ``marker``.
+#: Case a's store page: the earnings feed at a random ``marker`` (a second of the accounts'
+#: history: the cursor its next-page links carry).
 STORE_PAGE = Page(
-    "posts page",
-    "/v1/{account}/posts?before_publish_time=",
-    "SELECT floor(min(posted_at_precise))::bigint, ceil(max(posted_at_precise))::bigint + 1"
-    " FROM posts WHERE account_id = ANY(%(accounts)s)",
+    "earnings page",
+    "/v1/{account}/earnings?marker=",
+    "SELECT extract(epoch FROM min(created_at))::bigint, extract(epoch FROM max(created_at))::bigint + 1"
+    " FROM earnings WHERE account_id = ANY(%(accounts)s)",
 )
 
 
@@ -217,20 +215,15 @@ def _cluster_database(cluster: CitusCluster) -> Iterator[str]:
 
 
 # TEMPORARY, until the distribution step (app/db/citus.py: ``relay migrate`` distributes on a
-# coordinator, branch citus-dist), the writers without triggers (migration 0022) and the
-# analysts' policies in a form Citus takes (branch citus-rls) are on main: Citus refuses to
-# distribute a table with triggers, or whose policy has subqueries (docs/scaling.md, "What the
-# survey found"). Both sides drop them, so the two stay alike (neither keeps rollups,
-# ordinals or events); then the cluster's per-account tables are distributed as the models
-# declare, co-located. All of it then becomes ``app.db.migrate.migrate(url)`` on both sides.
+# coordinator, branch citus-dist) and the analysts' policies in a form Citus takes (branch
+# citus-rls) are on main: Citus refuses to distribute a table whose policy has subqueries
+# (docs/scaling.md, "What the survey found"). Both sides drop the policies, so the two stay
+# alike; then the cluster's per-account tables are distributed as the models declare,
+# co-located. All of it then becomes ``app.db.migrate.migrate(url)`` on both sides.
 def _temporary_prepare(url: str, *, distribute: bool) -> None:
     tables = [(table.name, account_column(table)) for table in per_account_tables(metadata)]
     names = [name for name, _ in tables]
     with psycopg.connect(url, autocommit=True) as conn:
-        triggers = conn.execute("SELECT tgname, tgrelid::regclass::text FROM pg_trigger"
-                                " WHERE NOT tgisinternal AND tgrelid::regclass::text = ANY(%s)", (names,)).fetchall()
-        for trigger, table in triggers:
-            conn.execute(sql.SQL("DROP TRIGGER {} ON {}").format(sql.Identifier(trigger), sql.Identifier(table)))
         for name in names:
             for statement in drop_row_security_statements(name):
                 conn.execute(statement)
