@@ -31,7 +31,7 @@ from psycopg import sql
 
 from app.db.metadata import metadata
 from app.db.rows import one
-from app.db.tenancy import account_column, drop_row_security_statements, per_account_tables
+from app.db.tenancy import account_column, per_account_tables, reference_tables
 from bench.citus_cluster import CitusCluster, ensure_citus, running_cluster
 from bench.common import bench_database, migrate_quietly
 from bench.config import CASES, BenchConfig
@@ -202,7 +202,6 @@ def _about_the_cluster(url: str, accounts: Sequence[int]) -> str:
 @contextmanager
 def _plain_database(server_url: str) -> Iterator[str]:
     with bench_database(server_url) as url:
-        _temporary_prepare(url, distribute=False)
         yield url
 
 
@@ -210,24 +209,20 @@ def _plain_database(server_url: str) -> Iterator[str]:
 def _cluster_database(cluster: CitusCluster) -> Iterator[str]:
     with cluster.scratch_database("relay_bench") as url:
         migrate_quietly(url)
-        _temporary_prepare(url, distribute=True)
+        _temporary_distribute(url)
         yield url
 
 
 # TEMPORARY, until the distribution step (app/db/citus.py: ``relay migrate`` distributes on a
-# coordinator, branch citus-dist) and the analysts' policies in a form Citus takes (branch
-# citus-rls) are on main: Citus refuses to distribute a table whose policy has subqueries
-# (docs/scaling.md, "What the survey found"). Both sides drop the policies, so the two stay
-# alike; then the cluster's per-account tables are distributed as the models declare,
-# co-located. All of it then becomes ``app.db.migrate.migrate(url)`` on both sides.
-def _temporary_prepare(url: str, *, distribute: bool) -> None:
-    tables = [(table.name, account_column(table)) for table in per_account_tables(metadata)]
-    names = [name for name, _ in tables]
+# coordinator, branch citus-dist) is on main: layout B (docs/scaling.md) from the models'
+# declarations: every per-account table distributed by its account column, co-located with
+# the first, and the tables declared on every node as reference tables. Both sides then
+# become ``app.db.migrate.migrate(url)``, as ``relay migrate`` runs.
+def _temporary_distribute(url: str) -> None:
+    tables = per_account_tables(metadata)
     with psycopg.connect(url, autocommit=True) as conn:
-        for name in names:
-            for statement in drop_row_security_statements(name):
-                conn.execute(statement)
-        if distribute:
-            for name, column in tables:
-                conn.execute("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
-                             (name, column, "none" if name == names[0] else names[0]))
+        for table in tables:
+            conn.execute("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
+                         (table.name, account_column(table), "none" if table is tables[0] else tables[0].name))
+        for table in reference_tables(metadata):
+            conn.execute("SELECT create_reference_table(%s)", (table.name,))
