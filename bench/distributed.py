@@ -86,8 +86,8 @@ def case_h(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
     cluster_side = f"Citus (coordinator + {config.citus_workers} workers)"
     with running_cluster(workers=config.citus_workers) as cluster, cluster.plain_server() as plain, \
             ExitStack() as kept:
-        sides = {PLAIN: partial(_plain_database, plain.url()), cluster_side: partial(_cluster_database, cluster)}
-        seconds, rows, stored = _backfill_rounds(stack, sides, accounts, config.rounds, kept)
+        sides = {PLAIN: partial(bench_database, plain.url()), cluster_side: partial(cluster_database, cluster)}
+        seconds, rows, stored = backfill_rounds(stack, sides, accounts, config.rounds, kept)
         about = _about_the_cluster(stored[cluster_side].url, accounts)
         served = _serve(stack, stored, accounts, STORE_PAGE, config)
     speed = {side: [rows / s for s in times] for side, times in seconds.items()}
@@ -107,7 +107,7 @@ def case_h(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
     return result
 
 
-def _backfill_rounds(stack: Stack, sides: Mapping[str, Callable[[], AbstractContextManager[str]]],
+def backfill_rounds(stack: Stack, sides: Mapping[str, Callable[[], AbstractContextManager[str]]],
                      accounts: Sequence[int], rounds: int, kept: ExitStack,
                      ) -> tuple[dict[str, list[float]], int, dict[str, Stored]]:
     """Per side the backfill's seconds in each round, the rows every database holds, and
@@ -127,7 +127,7 @@ def _backfill_rounds(stack: Stack, sides: Mapping[str, Callable[[], AbstractCont
                     took, _ = stack.with_database(url).sync(f"backfill-{_slug(side)}-{round_}", "backfill",
                                                           *sync_targets(accounts), "--no-progress", **UNPACED)
                     seconds[side].append(took)
-                    found = _stored(url, accounts)
+                    found = stored_rows(url, accounts)
                     if expected is not None and found != expected:
                         raise RuntimeError(f"{side} stored {found}, another database {expected}")
                     expected = found
@@ -152,7 +152,7 @@ def _slug(side: str) -> str:
     return "plain" if side == PLAIN else "citus"
 
 
-def _stored(url: str, accounts: Sequence[int]) -> dict[str, tuple[int, int]]:
+def stored_rows(url: str, accounts: Sequence[int]) -> dict[str, tuple[int, int]]:
     """Per synced table, the accounts' rows: their count and a checksum of their payloads."""
     found = {}
     with psycopg.connect(url) as conn:
@@ -200,13 +200,7 @@ def _about_the_cluster(url: str, accounts: Sequence[int]) -> str:
 
 
 @contextmanager
-def _plain_database(server_url: str) -> Iterator[str]:
-    with bench_database(server_url) as url:
-        yield url
-
-
-@contextmanager
-def _cluster_database(cluster: CitusCluster) -> Iterator[str]:
+def cluster_database(cluster: CitusCluster) -> Iterator[str]:
     with cluster.scratch_database("relay_bench") as url:
         migrate_quietly(url)
         _temporary_distribute(url)
