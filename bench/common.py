@@ -27,12 +27,7 @@ def bench_server() -> Iterator[str]:
 def bench_database(server_url: str) -> Iterator[str]:
     """A fresh database on the server, migrated to head (quietly), dropped afterwards."""
     with scratch_database(server_url, "relay_bench") as url:
-        migrate_quietly(url)
+        config = alembic_config(url)
+        config.attributes["configure_logger"] = False  # the run prints its table, not migration logs
+        command.upgrade(config, "head")
         yield url
-
-
-def migrate_quietly(database_url: str) -> None:
-    """Upgrade the database to head without migration logs (the run prints its table)."""
-    config = alembic_config(database_url)
-    config.attributes["configure_logger"] = False
-    command.upgrade(config, "head")

@@ -4,8 +4,8 @@ Both sides run on this machine in the same run, with the same data: a coordinato
 workers (``bench/citus_cluster.py``; ``BENCH_CITUS_WORKERS`` for more) and one PostgreSQL
 server of the same build and settings without Citus (``CitusCluster.plain_server``).
 
-- Backfill: each round gives each side a fresh database (migrated to head; on the cluster,
-  the account tables distributed by account and co-located) and times ``relay sync
+- Backfill: each round gives each side a fresh database (migrated to head; on the cluster
+  by ``relay migrate``'s own code, which gives every table its Citus kind) and times ``relay sync
   backfill`` of the same sandbox accounts (earnings, chargebacks, posts; unpaced, as case
   d). The sandbox's clock stands still meanwhile, so every database stores the same rows:
   checked per table (count and checksum of the payloads).
@@ -29,11 +29,10 @@ from functools import partial
 import psycopg
 from psycopg import sql
 
-from app.db.metadata import metadata
+from app.db.migrate import migrate
 from app.db.rows import one
-from app.db.tenancy import account_column, per_account_tables, reference_tables
 from bench.citus_cluster import CitusCluster, ensure_citus, running_cluster
-from bench.common import bench_database, migrate_quietly
+from bench.common import bench_database
 from bench.config import CASES, BenchConfig
 from bench.dataset import REFRESH_AFTER, RESOURCES, UNPACED, sync_targets
 from bench.report import Rounds, Row, Target, ratios
@@ -201,22 +200,8 @@ def _about_the_cluster(url: str, accounts: Sequence[int]) -> str:
 
 @contextmanager
 def cluster_database(cluster: CitusCluster) -> Iterator[str]:
+    """A fresh database on the cluster as ``relay migrate`` leaves a coordinator's: migrated,
+    every table in its Citus kind (layout B, docs/scaling.md)."""
     with cluster.scratch_database("relay_bench") as url:
-        migrate_quietly(url)
-        _temporary_distribute(url)
+        migrate(url)
         yield url
-
-
-# TEMPORARY, until the distribution step (app/db/citus.py: ``relay migrate`` distributes on a
-# coordinator, branch citus-dist) is on main: layout B (docs/scaling.md) from the models'
-# declarations: every per-account table distributed by its account column, co-located with
-# the first, and the tables declared on every node as reference tables. Both sides then
-# become ``app.db.migrate.migrate(url)``, as ``relay migrate`` runs.
-def _temporary_distribute(url: str) -> None:
-    tables = per_account_tables(metadata)
-    with psycopg.connect(url, autocommit=True) as conn:
-        for table in tables:
-            conn.execute("SELECT create_distributed_table(%s, %s, colocate_with => %s)",
-                         (table.name, account_column(table), "none" if table is tables[0] else tables[0].name))
-        for table in reference_tables(metadata):
-            conn.execute("SELECT create_reference_table(%s)", (table.name,))
