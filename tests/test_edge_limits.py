@@ -24,6 +24,7 @@ from app.settings import Settings
 from app.settings_table import documented_settings
 from tests.fixtures.api import ApiProcess, auth, start_api_process
 from tests.fixtures.net import wait_for
+from tests.fixtures.threads import in_background
 
 ACCOUNT_B = 7301
 MB = 1_000_000
@@ -94,13 +95,8 @@ def b_reading(api_url: str, b: OrgB) -> Iterator[Watch]:
                     watch.answers.append((path, outcome, time.monotonic() - started))
                 stop.wait(0.05)
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
+    with in_background(run, stop, join_timeout=15):
         yield watch
-    finally:
-        stop.set()
-        thread.join(timeout=15)
 
 
 def _connect(api_url: str) -> socket.socket:

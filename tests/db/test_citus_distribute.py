@@ -22,6 +22,7 @@ from app.db.tenancy import per_account_tables, reference_tables
 from bench.citus_cluster import running_cluster, shard_placements
 from tests.db.conftest import fill_row
 from tests.fixtures.database import TEST_KEYS_ENV
+from tests.fixtures.threads import in_background
 
 pytestmark = pytest.mark.slow
 
@@ -92,13 +93,8 @@ def writing_earnings(url: str) -> Iterator[Writes]:
                     writes.errors.append(str(exc))
                 n += 1
 
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    try:
+    with in_background(write, stop, join_timeout=30):
         yield writes
-    finally:
-        stop.set()
-        thread.join(timeout=30)
 
 
 def test_relay_migrate_on_a_coordinator_distributes_every_declared_table_colocated(citus_cluster,

@@ -25,6 +25,7 @@ from sync.resources import REGISTRY
 from tests.fixtures.api import start_api_process
 from tests.fixtures.net import wait_for
 from tests.fixtures.sandbox import fresh_account_id
+from tests.fixtures.threads import in_background
 from tests.sync.helpers import sandbox_truth, store_truth
 from tests.sync.processes import relay, worker_env
 
@@ -74,13 +75,8 @@ def clients_polling(api_url: str, key: str, accounts: list[int]) -> Iterator[Pol
                 if response.status_code >= 500:
                     polls.failures.append(f"{url}: {response.status_code} {response.text[:300]}")
 
-    thread = threading.Thread(target=poll, daemon=True)
-    thread.start()
-    try:
+    with in_background(poll, stop, join_timeout=90):
         yield polls
-    finally:
-        stop.set()
-        thread.join(timeout=90)
 
 
 @contextmanager
