@@ -104,6 +104,15 @@ class Allowance:
         self.taken += 1
         return True
 
+    def follow(self, ended: Allowance) -> None:
+        """Serve after ``ended``, whose untaken admissions go back to the organization. This
+        allowance was reserved while ``ended`` still served, so its counters hold them as
+        used: take them out, or the headers would jump by them and later count them twice."""
+        if ended.day_start == self.day_start:
+            self.day_used = max(self.day_used - ended.left, 0)
+        if ended.minute_start == self.minute_start:
+            self.minute_used = max(self.minute_used - ended.left, 0)
+
     def clock(self, mono: float) -> float:
         """The database's clock (unix seconds) at ``mono``."""
         return self._db_epoch + (mono - self._mono)

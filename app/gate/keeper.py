@@ -159,6 +159,8 @@ class Gatekeeper:
         if following is None or following.spent(mono):
             return None
         del self._next[org]
+        if allowance is not None:
+            following.follow(allowance)
         self._give_up(self._allowances, org)
         self._allowances[org] = following
         return following

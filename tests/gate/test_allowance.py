@@ -61,3 +61,27 @@ def test_demand_asks_for_a_target_of_the_recent_rate_and_nothing_when_idle():
     assert demand.count == 0 and demand.since == 1.0
     demand.count = 1  # one request in ten seconds: an allowance would go back unused
     assert demand.wish(11.0) == 0
+
+
+def test_the_next_one_counts_on_from_the_last_admission_of_the_one_it_follows():
+    """The next allowance was reserved while the current one served, so its counters hold
+    the current one's untaken admissions, which go back when it ends early (its lease ran
+    out under load): the headers go on one by one instead of jumping by them."""
+    current = allowance(200)
+    for _ in range(43):
+        assert current.take(100.0)
+    following = Allowance(
+        organization_id=1, limit_minute=1000, limit_day=50_000, minute_used=5 + 200, day_used=7 + 200,
+        extra=100, minute_start=MINUTE, day_start=DAY, db_now=MINUTE.timestamp() + 10.5, mono=100.5,
+    )
+    following.follow(current)
+    assert following.take(100.6)
+    assert (following.day_used + following.taken, following.minute_used + following.taken) == (7 + 44, 5 + 44)
+    # In a new minute the minute's counter started afresh: only the day's is corrected.
+    later = Allowance(
+        organization_id=1, limit_minute=1000, limit_day=50_000, minute_used=0, day_used=7 + 200,
+        extra=100, minute_start=datetime(2026, 11, 25, 12, 1, tzinfo=UTC), day_start=DAY,
+        db_now=MINUTE.timestamp() + 61, mono=151.0,
+    )
+    later.follow(current)
+    assert (later.day_used, later.minute_used) == (7 + 43, 0)
