@@ -4,7 +4,7 @@ Each round runs in a fresh database: the backfill as a real process over HTTP fr
 sandbox (unpaced, 1000-row pages; wall time and the process's own peak RSS), the store
 checked against the sandbox's ground truth, then the same rows -- read back from the store,
 prepared as pages before the clock starts -- COPYed and merged into another account with
-the sync's own page writer (``sync.writers.PageWriter``: staging COPY + merge statement,
+the sync's own page writer (``sync.writers.PageWriter``: staging COPY + the page write,
 without the engine's bookkeeping), one transaction per page. That is the database's share
 of the work alone.
 """
@@ -60,7 +60,6 @@ def raw_pages(database_url: str) -> list[Page]:
 async def raw_merge(database_url: str, pages: list[Page]) -> float:
     writer = PageWriter(EARNINGS)
     async with await AsyncConnection.connect(database_url, autocommit=True) as conn:
-        await writer.prepare(conn)
         started = time.perf_counter()
         for constants, rows in pages:
             async with conn.transaction():

@@ -7,7 +7,7 @@ its own slower cadence), ``backfill`` (at most ``sync_backfill_slice_seconds`` p
 incremental sync of the same pair keeps its interval while a long backfill runs) and
 ``reconcile``; ``sync.coverage`` plans their windows. Each page is fetched by
 ``sync.pipeline`` and written in its own transaction together with the new cursor, the
-coverage, the run's counters and the lease fence (``sync.state.BOOKKEEPING``): a worker
+coverage, the run's counters and the lease fence (``sync.state.FENCE``, ``BOOKKEEPING``): a worker
 killed at any instant leaves the store and the cursor consistent, and the next holder
 resumes with the next page.
 """
@@ -80,7 +80,7 @@ class TaskRunner:
         self.conn = conn
         self.resource: Resource = resource(lease.resource)
         self.writer = PageWriter(
-            self.resource, more_ctes=state.BOOKKEEPING, more_columns=state.BOOKKEEPING_COLUMNS
+            self.resource, locked_ctes=state.FENCE, more_locked=state.FENCE_COLUMNS, more_ctes=state.BOOKKEEPING
         )
         self.account: UpstreamAccount | None = None  # decrypted in run(), where a failure is recorded
         self.state: CursorState[Any] = CursorState()
@@ -103,7 +103,6 @@ class TaskRunner:
             await self._release_after_failure(CredentialUnreadable(f"stored credential unreadable: {exc}"))
             return
         self.account = UpstreamAccount(self.lease.account_id, token)
-        await self.writer.prepare(self.conn)
         await self._load_state()
         plan = rules.kinds_due(
             self.state.partitions,
@@ -332,7 +331,7 @@ class TaskRunner:
         new_state = self.state.with_partition(name, pstate)
         coverage_start, coverage_end = rules.resource_coverage(new_state.partitions)
         async with self.conn.transaction():
-            counts, (fenced,) = await self.writer.write_page(
+            counts, (fenced,), _ = await self.writer.write_page(
                 self.conn,
                 page.rows,
                 account_id=self.lease.account_id,

@@ -1,7 +1,7 @@
 """The sync's bookkeeping in PostgreSQL: ``sync_state`` (cursor, coverage, last success or
 error per account and resource) and ``sync_runs`` (one row per pass of one kind of work).
 
-The per-page update of both happens inside the writer's merge statement (:data:`BOOKKEEPING`),
+The per-page update of both happens in the page write's closing statement (:data:`BOOKKEEPING`),
 so a page's rows, its cursor, the coverage and the run's counters commit together.
 """
 
@@ -33,26 +33,26 @@ def cursor_json(value: CursorState[Any]) -> Jsonb:
     return Jsonb(value, dumps=lambda v: encode_cursor(v).decode())
 
 
-# The page's bookkeeping, in the merge statement itself (one statement per page after its
-# COPY): the lease fence (extends the lease; no row means the lease is lost and the engine
-# rolls the page back), the partition's new cursor and the resource's coverage, and the
-# run's counters (``counts`` is the merge's).
-BOOKKEEPING = f"""
-, fence AS ({FENCE_SQL})
+# The page's bookkeeping, in its write's statements (``app.store.mapping.page_write``):
+# the lease fence with the write's lock (extends the lease; no row means the lease is lost
+# and the engine rolls the page back), and in the closing statement the partition's new
+# cursor and the resource's coverage, and the run's counters (``inserted`` and
+# ``updated`` are the upsert's).
+FENCE = f"WITH fence AS ({FENCE_SQL}) "
+#: What :data:`FENCE` adds to the lock's answer: 1 when the fence held.
+FENCE_COLUMNS = ", (SELECT count(*) FROM fence)"
+BOOKKEEPING = """
 , state AS (
     UPDATE sync_state SET cursor = %(cursor)s, coverage_start = %(coverage_start)s,
            coverage_end = %(coverage_end)s, last_run_id = %(run_id)s, updated_at = now()
     WHERE account_id = %(account_id)s AND resource = %(resource)s
 )
 , run AS (
-    UPDATE sync_runs SET pages = pages + 1, rows_inserted = rows_inserted + counts.inserted,
-           rows_updated = rows_updated + counts.updated,
-           rows_unchanged = rows_unchanged + %(staged)s - counts.inserted - counts.updated
-    FROM counts
+    UPDATE sync_runs SET pages = pages + 1, rows_inserted = rows_inserted + %(inserted)s,
+           rows_updated = rows_updated + %(updated)s,
+           rows_unchanged = rows_unchanged + %(staged)s - %(inserted)s - %(updated)s
     WHERE account_id = %(account_id)s AND id = %(run_id)s
 )"""
-#: What :data:`BOOKKEEPING` adds to the statement's answer: 1 when the fence held.
-BOOKKEEPING_COLUMNS = ", (SELECT count(*) FROM fence)"
 
 
 # A head check that saw nothing new: the cursor with its partitions' coverage moved to the

@@ -8,7 +8,8 @@ from app.db.base import Base
 
 # Every module that declares tables. Alembic's autogenerate and the drift test see
 # exactly these.
-MODEL_MODULES = ("app.db.models", "app.db.synced", "app.db.rollups", "app.db.events", "app.db.upstream_budget")
+MODEL_MODULES = ("app.db.models", "app.db.synced", "app.db.rollups", "app.db.events", "app.db.upstream_budget",
+                 "app.db.staging")
 
 for _module in MODEL_MODULES:
     try:

@@ -1,7 +1,7 @@
 """Rebuild what the writers keep (rollups and ordinals) from an account's stored rows.
 
 The writers keep ``earnings_daily``, ``posts_counters`` and the ordinals exact in the
-statement that writes the rows (``app/store/upkeep.py``). A statement run by hand that
+statements that write the rows (``app/store/upkeep.py``). A statement run by hand that
 changes synced rows (a manual fix, a delete) bypasses them; ``relay db recount`` then
 rebuilds them per account, under the writers' locks, from the rows as they are. Events are
 not replayed: a change by hand is not a change the upstream reported.
@@ -40,7 +40,7 @@ def recount(conn: psycopg.Connection, account_id: int) -> None:
     params = {"account_id": account_id}
     with conn.transaction():
         for table in TABLES.values():
-            conn.execute(table.lock_sql.format(more=""), params)
+            conn.execute(table.lock_sql(), params)
         for table in TABLES.values():
             for name, rollup in rollups_of(metadata, table.name):
                 for statement in rebuild_sql(name, rollup):

@@ -1,27 +1,33 @@
-"""What a write of synced rows keeps up to date, inside the statement that writes them.
+"""What a write of synced rows keeps up to date, in the statements of the page's transaction.
 
 Three things follow a synced table's rows: its rollups (``earnings_daily`` over earnings,
 ``posts_counters`` over posts), its change events (the outbox, ``events``) and, for the
 offset-paged tables, the dense per-account ordinals (``ord``). Statement triggers kept them
 until migration 0022; Citus runs no statement trigger on a distributed table
-(docs/scaling.md, "What the survey found", items 1, 10 and 11), so the writers keep them,
-each from its declaration (``app/db/declaration.py``):
+(docs/scaling.md, "What the survey found", items 1, 7, 10 and 11), so the writer keeps
+them, each from its declaration (``app/db/declaration.py``), around the upsert
+(``app/store/mapping.py``):
 
-- the write statement (``app.store.mapping.SyncedTable.write_sql``) reads the stored
-  versions of the page's rows first (``old``), upserts (``merged``: the rows it inserted or
-  changed, with ``inserted``), and then, as further CTEs of the same statement, adds each
-  rollup's deltas (a new or changed row adds its sums to its group, a changed row takes its
-  old ones away) and inserts the events, exactly as the triggers did;
-- ordinals: the statement answers the disturbed key range (new rows, and rows whose time
-  moved, at their old and new place) and the writer then calls the table's renumbering
-  function (migrations 0010 and 0020) in the same transaction.
+- before it, ``old``: the stored versions of the page's rows, kept in ``sync_page_old``
+  (the columns the upkeep reads, as JSON; one account's rows, beside its shard on Citus);
+- after it, ``merged``: the page's rows (as the upsert stored them where they changed),
+  each with ``inserted`` (it had no old version). A rollup adds the sums of ``merged`` and
+  takes those of ``old`` away, group by group (a row the upsert left alone adds and takes
+  the same); an event is a row of ``merged`` that is new, or whose declared fields differ
+  from its ``old`` version; the ordinals' disturbed range is the new rows and the rows
+  whose time moved, at both places.
+
+Each of these is a statement of one account on one table (on Citus: one shard's
+statement, no row through the coordinator): each rollup one ``INSERT ... SELECT``, the
+events and the ordinals' range CTEs of the page's closing statement, which answers the
+events as JSON; the writer inserts them into ``events`` (on the coordinator) and renumbers
+the ordinals (migrations 0010 and 0020) in the same transaction.
 
 ``old`` is exact because the writers of one (table, account) serialize on a transaction
-advisory lock taken before the statement (``SyncedTable.lock_sql``), so no other writer's
-change can fall between the statement's snapshot and its upsert. A rolled-back page takes
-its rollup deltas, events and ordinals with it, as before. Only the writers keep these: a
-statement that changes synced rows by hand does not (docs/data.md, "Changing synced rows
-by hand").
+advisory lock taken before it (``SyncedTable.lock_sql``), so no other writer's change can
+fall between it and the upsert. A rolled-back page takes its rollup deltas, events and
+ordinals with it. Only the writers keep these: a statement that changes synced rows by
+hand does not (docs/data.md, "Changing synced rows by hand").
 """
 
 from __future__ import annotations
@@ -34,54 +40,54 @@ from sqlalchemy import Table
 from app.db.declaration import Rollup, declaration, has_ordinals, key_of, rollups_of
 from app.db.metadata import metadata
 
-# A write is one account's rows, so what an event needs from the account's bookkeeping is
-# one value per statement (a subquery, not a join per row; Citus plans each on its own):
-# the organization, the coverage's start, the writing run's kind (none for the live
-# write-back), and whether the (account, resource) has had a successful incremental run
-# (its first sync's rows are history, not events).
-_ORGANIZATION = "(SELECT organization_id FROM accounts WHERE id = %(account_id)s::bigint)"
-_SYNCED_ONCE = """EXISTS (SELECT 1 FROM sync_runs WHERE account_id = %(account_id)s::bigint
-              AND resource = '{table}' AND kind = 'incremental' AND status = 'succeeded')"""
+_ACCOUNT = "%(account_id)s::bigint"
+#: A page's rows in ``sync_page_rows`` and ``sync_page_old`` (``s``): one account's, one batch.
+OF_PAGE = f"s.account_id = {_ACCOUNT} AND s.batch = %(batch)s::bigint"
+#: The page's staged rows (written by COPY).
+STAGED = f"sync_page_rows s WHERE {OF_PAGE}"
 
-_CREATED = """
-, {table}_created AS (
-    INSERT INTO events (type, organization_id, account_id, payload)
-    SELECT '{table}.created', {organization}, n.account_id, n.payload
+# Whether the (account, resource) has had a successful incremental run: its first sync's
+# rows are history, not events. A write is one account's rows, so it is one value per
+# statement (a subquery, not a join per row).
+_SYNCED_ONCE = f"""EXISTS (SELECT 1 FROM sync_runs WHERE account_id = {_ACCOUNT}
+              AND resource = '{{table}}' AND kind = 'incremental' AND status = 'succeeded')"""
+
+# Each event CTE answers (rank, type, payload, at, id); the closing statement answers them
+# in that order as one JSON array.
+_CREATED = f"""
+, {{table}}_created AS (
+    SELECT 0 AS rank, '{{table}}.created' AS type, n.payload, n.{{time}} AS at, n.id
     FROM merged n
     WHERE n.inserted
-      AND n.{time} >= (SELECT coverage_start FROM sync_state
-                       WHERE account_id = %(account_id)s::bigint AND resource = '{table}')
-      AND (SELECT kind FROM sync_runs WHERE account_id = %(account_id)s::bigint AND id = %(run_id)s::bigint)
+      AND n.{{time}} >= (SELECT coverage_start FROM sync_state
+                       WHERE account_id = {_ACCOUNT} AND resource = '{{table}}')
+      AND (SELECT kind FROM sync_runs WHERE account_id = {_ACCOUNT} AND id = %(run_id)s::bigint)
           IS DISTINCT FROM 'backfill'
-      AND {synced_once}
-    ORDER BY n.{time}, n.id
+      AND {{synced_once}}
 )"""
 
 _UPDATED = """
 , {table}_updated AS (
-    INSERT INTO events (type, organization_id, account_id, payload)
-    SELECT '{table}.updated', {organization}, n.account_id, n.payload
+    SELECT 1 AS rank, '{table}.updated' AS type, n.payload, n.{time} AS at, n.id
     FROM merged n
     JOIN old o USING ({key})
     WHERE ({old}) IS DISTINCT FROM ({new})
       AND {synced_once}
-    ORDER BY n.{time}, n.id
 )"""
 
 # Sorted, so two writers of different tables touching the same groups lock them in one
-# order; groups whose deltas are all zero (a change no sum sees) are not written.
+# order; groups whose deltas are all zero (unchanged rows, a change no sum sees) are not
+# written.
 _ROLLUP = """
-, {name}_rollup AS (
-    INSERT INTO {name} AS d ({columns})
-    SELECT {group}, {summed}
-    FROM (SELECT {added} FROM merged r
-          UNION ALL
-          SELECT {removed} FROM old r JOIN merged USING ({key})) AS c
-    GROUP BY {group}
-    HAVING ({summed}) IS DISTINCT FROM ({zeros})
-    ORDER BY {group}
-    ON CONFLICT ({group}) DO UPDATE SET {applied}
-)"""
+INSERT INTO {name} AS d ({columns})
+SELECT {group}, {summed}
+FROM (SELECT {added} FROM {merged} AS r
+      UNION ALL
+      SELECT {removed} FROM {old} AS r) AS c
+GROUP BY {group}
+HAVING ({summed}) IS DISTINCT FROM ({zeros})
+ORDER BY {group}
+ON CONFLICT ({group}) DO UPDATE SET {applied}"""
 
 # The keys whose place in the (created_at, id) order is new: inserted rows, and rows whose
 # created_at changed, at their old and at their new place.
@@ -96,24 +102,28 @@ _MOVED = """
 , lo AS (SELECT created_at, id FROM moved ORDER BY created_at, id LIMIT 1)
 , hi AS (SELECT created_at, id FROM moved ORDER BY created_at DESC, id DESC LIMIT 1)"""
 
-#: The statement's answer columns and FROM items for the disturbed range (see _MOVED).
+#: The closing statement's answer columns and FROM items for the disturbed range (_MOVED).
 ORDINAL_COLUMNS = ", lo.created_at, lo.id, hi.created_at, hi.id"
 ORDINAL_FROM = " LEFT JOIN lo ON true LEFT JOIN hi ON true"
 
-_COLUMN = re.compile(r"\b[ron]\.([a-z_]+)\b")
+_COLUMN = re.compile(r"\b[or]\.([a-z_]+)\b")
 
 
 @dataclass(frozen=True, slots=True)
 class Upkeep:
-    """What writing ``table`` keeps: CTEs over ``merged`` and ``old``, and the columns of
-    ``old`` they read (none: the statement needs no ``old``)."""
+    """What writing a table keeps: its rollups' statements (over the FROM items
+    ``{merged}`` and ``{old}``), the closing statement's CTEs over ``merged`` and ``old``
+    (events, the ordinals' range), the event CTEs' names, and the columns of ``old`` they
+    read (none: the write needs no ``old``)."""
 
+    rollups: tuple[str, ...]
     ctes: str
+    events: tuple[str, ...]
     old_columns: tuple[str, ...]
     ordinals: bool
 
 
-def rollup_cte(name: str, rollup: Rollup, key: tuple[str, ...]) -> str:
+def rollup_sql(name: str, rollup: Rollup) -> str:
     group = ", ".join(rollup.group)
     sums = list(rollup.sums)
     return _ROLLUP.format(
@@ -125,37 +135,36 @@ def rollup_cte(name: str, rollup: Rollup, key: tuple[str, ...]) -> str:
         added=", ".join(f"{e} AS {c}" for c, e in [*rollup.group.items(), *rollup.sums.items()]),
         removed=", ".join([*(f"{e} AS {c}" for c, e in rollup.group.items()),
                            *(f"-({e}) AS {c}" for c, e in rollup.sums.items())]),
-        key=", ".join(key),
         applied=", ".join(f"{s} = d.{s} + excluded.{s}" for s in sums),
+        merged="{merged}", old="{old}",
     )
 
 
-def event_ctes(table: Table, key: tuple[str, ...]) -> str:
+def event_ctes(table: Table, key: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     synced = declaration(table)
     if synced.events is None:
-        return ""
-    fields = dict(table=table.name, time=synced.time_column, organization=_ORGANIZATION,
-                  synced_once=_SYNCED_ONCE.format(table=table.name))
-    ctes = _CREATED.format(**fields)
+        return "", ()
+    fields = dict(table=table.name, time=synced.time_column, synced_once=_SYNCED_ONCE.format(table=table.name))
+    ctes, names = _CREATED.format(**fields), [f"{table.name}_created"]
     compared = synced.events.updated_fields
     if compared:
         ctes += _UPDATED.format(**fields, key=", ".join(key),
                                 old=", ".join(f"o.{c}" for c in compared),
                                 new=", ".join(f"n.{c}" for c in compared))
-    return ctes
+        names.append(f"{table.name}_updated")
+    return ctes, tuple(names)
 
 
 def upkeep_of(table: Table) -> Upkeep:
     key = key_of(table)
     ordinals = has_ordinals(table)
-    ctes = "".join(rollup_cte(name, rollup, key) for name, rollup in rollups_of(metadata, table.name))
-    ctes += event_ctes(table, key)
+    rollups = tuple(rollup_sql(name, rollup) for name, rollup in rollups_of(metadata, table.name))
+    ctes, events = event_ctes(table, key)
     if ordinals:
         ctes += _MOVED.format(key=", ".join(key))
-    # ``old`` is read by a CTE only where one names ``o.<column>`` or ``r.<column>`` of it.
-    reads_old = bool(re.search(r"\bold [or]\b", ctes))
-    named = {c for c in _COLUMN.findall(ctes) if c in table.c}
-    old_columns = tuple(c.name for c in table.columns if c.name in named | set(key)) if reads_old else ()
-    # ``old`` reads the stored rows by the page's ids (SyncedTable.write_sql).
+    # The columns of ``old`` (``o``, or ``r`` in a rollup) that something reads, with the key.
+    named = {c for text in (*rollups, ctes) for c in _COLUMN.findall(text) if c in table.c}
+    old_columns = tuple(c.name for c in table.columns if c.name in named | set(key)) if rollups or ctes else ()
+    # ``old`` and ``merged`` find the stored rows by the page's ids (app/store/mapping.py).
     assert not old_columns or key == ("account_id", "id"), f"{table.name}: upkeep needs the key (account_id, id)"
-    return Upkeep(ctes, old_columns, ordinals)
+    return Upkeep(rollups, ctes, events, old_columns, ordinals)

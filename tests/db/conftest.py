@@ -91,12 +91,15 @@ def fill_row(db: psycopg.Connection, table: Table, account_id: int, n: int) -> N
     (a table added later is filled without a change here). A row the triggers already
     made (the rollups) is kept."""
     columns = [c for c in table.columns if c.primary_key or (not c.nullable and c.server_default is None)]
+    key = list(table.primary_key.columns)
     db.execute(
-        sql.SQL("INSERT INTO {} ({}) VALUES ({}) ON CONFLICT ({}) DO NOTHING").format(
+        sql.SQL("INSERT INTO {} ({}) VALUES ({}) {}").format(
             sql.Identifier(table.name),
             sql.SQL(", ").join(sql.Identifier(c.name) for c in columns),
             sql.SQL(", ").join(sql.Placeholder() for _ in columns),
-            sql.SQL(", ").join(sql.Identifier(c.name) for c in table.primary_key.columns),
+            # A table without a key (the page write's staging) takes every row.
+            sql.SQL("ON CONFLICT ({}) DO NOTHING").format(sql.SQL(", ").join(sql.Identifier(c.name) for c in key))
+            if key else sql.SQL(""),
         ),
         [_value(table, c, account_id, n) for c in columns],
     )

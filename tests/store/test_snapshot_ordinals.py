@@ -306,8 +306,10 @@ def test_the_migration_numbers_stored_rows_in_batches_and_downgrades(empty_datab
                 assert misnumbered(conn, table, account_id) == 0
                 first = conn.execute(f"SELECT min(ord) FROM {table} WHERE account_id = %s", (account_id,))
                 assert first.fetchone()[0] == 1
-            # The writers renumber from here on.
-            write_page(conn, "chargebacks", 2, [item("chargebacks", 5, -10), item("chargebacks", 6, 10**6)])
+            # The writers renumber from here on: two new rows at either end, and their range.
+            conn.execute("INSERT INTO chargebacks (account_id, id, created_at, payload) "
+                         "VALUES (2, 5, %(lo)s, '{}'), (2, 6, %(hi)s, '{}')", {"lo": at(-10), "hi": at(10**6)})
+            conn.execute("SELECT ord_chargebacks_renumber(2, %(lo)s, 5, %(hi)s, 6)", {"lo": at(-10), "hi": at(10**6)})
             assert misnumbered(conn, "chargebacks", 2) == 0
         downgrade(url, before)
         with psycopg.connect(url, autocommit=True) as conn:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from app.store.staging import copy_text
 from sync.cursors import SnapshotOffsetCursor
 from sync.resources import decode_page
-from sync.writers import copy_text
 
 
 def test_rows_stay_raw_and_the_other_members_are_decoded():

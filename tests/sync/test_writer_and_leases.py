@@ -21,9 +21,8 @@ def _payout(n: int, state: str = "pending") -> dict:
 async def _write(url: str, rows: list, run_id: int) -> WriteCounts:
     writer = PageWriter(PAYOUT_REQUESTS)
     async with await AsyncConnection.connect(url, autocommit=True) as conn:
-        await writer.prepare(conn)
         async with conn.transaction():
-            counts, _ = await writer.write_page(conn, rows, account_id=5, run_id=run_id, constants={})
+            counts, *_ = await writer.write_page(conn, rows, account_id=5, run_id=run_id, constants={})
             return counts
 
 
