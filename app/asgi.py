@@ -18,6 +18,7 @@ from psycopg_pool import AsyncConnectionPool
 from app.crypto.keyring import keyring_for
 from app.db.embedded import resolve_database_url
 from app.db.pool import create_pool, pool_conninfo, pool_kwargs
+from app.db.shard_reads import ReadPools
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
 from app.gate.listener import ChangeListener
@@ -96,8 +97,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.database_read_url:
             read_pool = create_pool(settings.database_read_url, settings, name="api-read")
             await read_pool.open(wait=False)
-        app.state.read_pool = read_pool
-        app.state.batched_reads = BatchedReads(read_pool)
+        # On a Citus coordinator, each account's store reads go to the worker holding it
+        # (app.db.shard_reads); not with a replica, whose reads must all come from it.
+        direct = settings.citus_direct_reads and read_pool is pool
+        read_pools = app.state.read_pools = ReadPools(read_pool, settings, coordinator=pool if direct else None)
+        app.state.batched_reads = BatchedReads(read_pool, pool_for=read_pools.for_account)
         app.state.meter = Meter(pool)
         gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter)
         # What the gatekeeper holds is used only while this listener hears of every change.
@@ -121,6 +125,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await gate.ledger.close()
             await app.state.meter.close()
             await app.state.batched_reads.close()
+            await read_pools.close()
             if read_pool is not pool:
                 await read_pool.close()
             await pool.close()

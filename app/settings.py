@@ -1,12 +1,10 @@
 """Every setting of Creator Relay, read once from ``RELAY_*`` environment variables.
 
-This is the only module that reads the environment. Processes build one
-``Settings`` at start-up (``Settings.from_env()``) and pass it down; tests build
-their own with ``Settings(...)`` or ``Settings.from_env({...})`` and never touch
-``os.environ``.
-
-Each field declares its variable, its parser and a one-line description, so the
-README's configuration table and the compose file test are derived from here.
+The only module that reads the environment: processes build one ``Settings`` at start-up
+(``Settings.from_env()``) and pass it down; tests build their own (``Settings(...)``,
+``Settings.from_env({...})``) and never touch ``os.environ``. Each field declares its
+variable, its parser and its description: the README's configuration table and the
+compose file test are derived from here.
 """
 
 from __future__ import annotations
@@ -68,6 +66,10 @@ class Settings:
         "write-backs and the workers use RELAY_DATABASE_URL. Unset: store reads use it too.",
         optional_str, check=rules.postgresql_url,
     )
+    citus_direct_reads: bool = _setting(True, "On a Citus coordinator: each account's store reads go "
+        "straight to the worker holding it, each API process keeping a pool (RELAY_DB_POOL_MIN..MAX) per "
+        "worker, at the address the coordinator registered (docs/scaling.md). false: every read through "
+        "the coordinator.", boolean)
     data_dir: Path = _setting(
         Path(".relay"), "Local state directory (embedded PostgreSQL data, demo files).", Path
     )
@@ -335,10 +337,8 @@ class Settings:
         30, "Days an event stays in the outbox (the feed and redelivery reach this far back).", int, check=rules.positive,
     )
     webhook_log_retention_days: int = _setting(7, "Days the webhook delivery log is kept.", int, check=rules.positive)
-    webhook_retry_hours: float = _setting(
-        24.0, "How long an endpoint's failing event is retried (exponential backoff with jitter) "
-        "before the endpoint is disabled.", float, check=rules.positive,
-    )
+    webhook_retry_hours: float = _setting(24.0, "How long an endpoint's failing event is retried (exponential "
+        "backoff with jitter) before the endpoint is disabled.", float, check=rules.positive)
     webhook_connect_timeout: float = _setting(5.0, "Webhook delivery connect timeout, DNS included (seconds).", float, check=rules.positive)
     webhook_timeout: float = _setting(10.0, "Webhook delivery total time per attempt (seconds).", float, check=rules.positive)
     webhook_concurrency: int = _setting(

@@ -9,13 +9,14 @@ server of the same build and settings without Citus (``CitusCluster.plain_server
   backfill`` of the same sandbox accounts (earnings, chargebacks, posts; unpaced, as case
   d). The sandbox's clock stands still meanwhile, so every database stores the same rows:
   checked per table (count and checksum of the payloads).
-- Store page: the first round's databases stay; ``relay serve`` (one process) on each, and
-  the same requests against both (a random account and a random cursor per request) at
-  every connection count of case a, the sides alternating round by round.
+- Store page: the first round's databases stay; ``relay serve`` (one process, default
+  settings: on the cluster it reads each account from its worker, ``RELAY_CITUS_DIRECT_READS``)
+  on each, and the same requests against both (a random account and a random cursor per
+  request) at every connection count of case a, the sides alternating round by round.
 
 The cluster's three servers share this machine's cores with the one server, the API and
-wrk: no speed-up can show here. The targets bound what the hop through the coordinator
-costs.
+wrk: no speed-up can show here. The targets bound what Citus costs: the sync's page writes
+through the coordinator, and Citus's planning of the store's reads on the worker.
 """
 
 from __future__ import annotations

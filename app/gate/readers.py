@@ -54,7 +54,7 @@ def provide_reader(state: State, account_id: AccountId, fresh: Fresh = False) ->
         account_id=gated_account,
         upstream_read=upstream_read(state["upstream"], state["keyring"], gated_account, credential),
         fresh=fresh,
-        read_pool=state.get("read_pool"),
+        read_pool=state["read_pools"].for_account(gated_account),
         batched=state.get("batched_reads"),
     )
 

@@ -17,10 +17,17 @@ not pushed down). It takes its items as one JSON array (``%(batch)s``), reads ea
 ``jsonb_array_elements(...) WITH ORDINALITY AS r(item, n)`` and a ``LATERAL`` subquery (so
 each item is one index range scan, as alone), and answers the item's ordinal ``n`` as its
 first column, its rows in order after that.
+
+A batch of one item goes as the same read written for one item (``PerItem.one``): a plain
+one-table statement, which Citus routes by its fast path (no join to plan) and which costs
+one PostgreSQL what the batched form costs it. Both forms are written from one description
+(``PerItem``), so they cannot drift apart.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -37,6 +44,36 @@ _encode = msgspec.json.Encoder().encode
 ITEMS = "jsonb_array_elements(%(batch)s::jsonb) WITH ORDINALITY AS r(item, n)"
 
 
+@dataclass(frozen=True, slots=True)
+class PerItem:
+    """A read of up to ``limit`` rows of one account's ``table`` per item, in ``order``.
+
+    ``where`` names the account as ``%(account)s`` and the item as ``{item}`` (a ``jsonb``
+    value); ``columns`` are the answer's columns, computed from the ``reads`` columns of the
+    table (``order`` needs only those). ``many`` is the batched statement, ``one`` the
+    same read of a single item (``%(item)s``).
+    """
+
+    table: str
+    reads: str
+    columns: str
+    where: str
+    order: str
+    limit: int
+    #: The two statements, written once (a store page asks for one of them).
+    many: str = field(init=False, compare=False)
+    one: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        many = (f"SELECT r.n, {self.columns} FROM {ITEMS} CROSS JOIN LATERAL ("
+                f"SELECT {self.reads} FROM {self.table} WHERE {self.where.format(item='r.item')}"
+                f" ORDER BY {self.order} LIMIT {self.limit}) t ORDER BY r.n, {self.order}")
+        one = (f"SELECT 1, {self.columns} FROM {self.table} WHERE {self.where.format(item='%(item)s::jsonb')}"
+               f" ORDER BY {self.order} LIMIT {self.limit}")
+        object.__setattr__(self, "many", many)
+        object.__setattr__(self, "one", one)
+
+
 def _per_item_failure(exc: Exception) -> bool:
     """A statement error (not a lost connection) may be one item's: run the items alone."""
     return isinstance(exc, psycopg.Error) and not isinstance(exc, psycopg.OperationalError)
@@ -46,8 +83,12 @@ class BatchedReads:
     """The process's batched reads on one pool: a ``Coalescer`` per statement and account."""
 
     def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 64, in_flight: int = 4,
-                 split_at: int = 32, keep: int = 1024) -> None:
+                 split_at: int = 32, keep: int = 1024,
+                 pool_for: Callable[[int], AsyncConnectionPool] | None = None) -> None:
         self._pool = pool
+        #: The pool of an account's statement (``app.db.shard_reads``: its Citus worker);
+        #: None: ``pool`` for every account. Every pool has ``pool``'s bounds.
+        self._pool_for = pool_for
         self._max_batch = max_batch
         # A second statement only once half a batch waits: on a small machine one statement
         # keeps up and batches stay large; where the server is slower than this process
@@ -56,7 +97,7 @@ class BatchedReads:
         self._split_at = split_at
         #: Past this many coalescers the idle ones are dropped (one per account read lately).
         self._keep = keep
-        self._batches: dict[tuple[str, int], Coalescer[Any, list[tuple]]] = {}
+        self._batches: dict[tuple[PerItem, int], Coalescer[Any, list[tuple]]] = {}
         #: Statements run and items read by this process (their ratio: the batch size).
         self.statements = 0
         self.items = 0
@@ -66,14 +107,14 @@ class BatchedReads:
         """How many (statement, account) coalescers the process holds now."""
         return len(self._batches)
 
-    async def rows(self, statement: str, account_id: int, item: Any) -> list[tuple]:
+    async def rows(self, statement: PerItem, account_id: int, item: Any) -> list[tuple]:
         """The rows ``statement`` answers for ``item`` of the account (without the ordinal column)."""
         batches = self._batches.get((statement, account_id))
         if batches is None:
             batches = self._open(statement, account_id)
         return await batches(item)
 
-    def _open(self, statement: str, account_id: int) -> Coalescer[Any, list[tuple]]:
+    def _open(self, statement: PerItem, account_id: int) -> Coalescer[Any, list[tuple]]:
         if len(self._batches) >= self._keep:
             self._batches = {key: batches for key, batches in self._batches.items() if not batches.idle}
         batches = self._batches[statement, account_id] = Coalescer(
@@ -82,10 +123,14 @@ class BatchedReads:
         )
         return batches
 
-    async def _run(self, statement: str, account_id: int, items: list[Any]) -> list[list[tuple]]:
-        params = {"account": account_id, "batch": _encode(items).decode()}
-        async with checkout(self._pool) as conn:
-            cursor = await conn.execute(statement, params, prepare=True)
+    async def _run(self, statement: PerItem, account_id: int, items: list[Any]) -> list[list[tuple]]:
+        if len(items) == 1:
+            text, params = statement.one, {"account": account_id, "item": _encode(items[0]).decode()}
+        else:
+            text, params = statement.many, {"account": account_id, "batch": _encode(items).decode()}
+        pool = self._pool if self._pool_for is None else self._pool_for(account_id)
+        async with checkout(pool) as conn:
+            cursor = await conn.execute(text, params, prepare=True)
             found = await cursor.fetchall()
         self.statements += 1
         self.items += len(items)

@@ -10,7 +10,7 @@ one second only, takes the whole second along. A page therefore holds at most
 
 The store query walks the ``(account_id, created_at, id)`` index backwards from the
 cursor, so page 10,000 costs what page 1 costs. The pages that concurrent requests ask
-of one account go to PostgreSQL together, one statement for many pages (``_PAGES_SQL``, a
+of one account go to PostgreSQL together, one statement for many pages (``pages_statement``, a
 batched read: ``app.store.batched``). ``marker_id`` (a tie-breaker that links handed out before
 this rule carried) is still honoured, alone.
 """
@@ -27,7 +27,7 @@ from psycopg import AsyncConnection, sql
 
 from app.paging import LIST_PAGE, whole_groups
 from app.params import upstream_timestamp
-from app.store.batched import ITEMS
+from app.store.batched import PerItem
 from app.store.earnings import RESOURCE, _from_unix, _lane_filter, _unix
 from app.store.mapping import write_items
 from app.store.source import Coverage, Reader, Sourced
@@ -130,29 +130,21 @@ async def _rows(conn: AsyncConnection, query: FeedQuery, account_id: int, now: d
     return await cur.fetchall()
 
 
-_PAGES_SQL = """
-SELECT r.n, extract(epoch FROM e.created_at)::bigint, e.id, e.payload::text
-FROM {items}
-CROSS JOIN LATERAL (
-    SELECT created_at, id, payload
-    FROM earnings
-    WHERE account_id = %(account)s::bigint{lane}
-      AND created_at >= (r.item->>0)::timestamptz AND created_at < (r.item->>1)::timestamptz
-    ORDER BY created_at DESC, id DESC
-    LIMIT {limit}
-) e
-ORDER BY r.n, e.created_at DESC, e.id DESC
-"""
-
 MICROSECOND = timedelta(microseconds=1)
 
 
 @functools.lru_cache(maxsize=64)
-def pages_statement(type_: str | None, tips_source: str | None) -> str:
+def pages_statement(type_: str | None, tips_source: str | None) -> PerItem:
     """The batched page read of one lane and account: items (window start, exclusive bound)."""
-    return sql.SQL(_PAGES_SQL).format(
-        items=sql.SQL(ITEMS), lane=_lane_filter(type_, tips_source), limit=sql.Literal(FEED_PAGE_SIZE + 1)
-    ).as_string()
+    return PerItem(
+        table="earnings",
+        reads="created_at, id, payload",
+        columns="extract(epoch FROM created_at)::bigint, id, payload::text",
+        where=("account_id = %(account)s::bigint" + _lane_filter(type_, tips_source).as_string()
+               + " AND created_at >= ({item}->>0)::timestamptz AND created_at < ({item}->>1)::timestamptz"),
+        order="created_at DESC, id DESC",
+        limit=FEED_PAGE_SIZE + 1,
+    )
 
 
 def page_item(query: FeedQuery, now: datetime) -> tuple[datetime, datetime]:

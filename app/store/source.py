@@ -30,7 +30,7 @@ from app.db.pool import checkout
 from app.envelope import Cache, Envelope
 from app.paging import NextParams, Shape, next_page_url
 from app.params import DateWindow
-from app.store.batched import BatchedReads
+from app.store.batched import BatchedReads, PerItem
 
 logger = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ class Reader:
         async with checkout(self.read_pool or self.pool) as conn:
             return await fn(conn)
 
-    async def rows(self, statement: str, item: Any) -> list[tuple]:
+    async def rows(self, statement: PerItem, item: Any) -> list[tuple]:
         """One item's rows of a batched read of the account (``app.store.batched``), shared
         with the other requests of the process that read the same statement of the same
         account at the same time."""

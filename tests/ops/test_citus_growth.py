@@ -118,6 +118,14 @@ def store_answers(api_url: str, key: str, accounts: list[int]) -> dict[str, tupl
     return found
 
 
+def api_connections(url: str) -> int:
+    """The API's store-read connections on one worker node."""
+    with psycopg.connect(url) as conn:
+        (n,) = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'creator-relay:api-shard'"
+                            " AND datname = current_database()").fetchone()
+    return n
+
+
 def test_a_worker_node_added_and_rebalanced_under_a_running_stack_loses_nothing(citus_ready, sandbox, keyring,
                                                                                  tmp_path: Path):
     accounts = [fresh_account_id() for _ in range(4)]
@@ -148,6 +156,8 @@ def test_a_worker_node_added_and_rebalanced_under_a_running_stack_loses_nothing(
                 during = stored_keys(conn)
                 wait_for(lambda: everything_synced(conn), 300, "every account's backfill")
             answers = store_answers(api.url, key, accounts)
+            # The API read the accounts straight from their workers (app.db.shard_reads).
+            direct_readers = {w.port: api_connections(w.url(conn.info.dbname)) for w in cluster.workers}
         finally:
             api.stop()
 
@@ -168,6 +178,7 @@ def test_a_worker_node_added_and_rebalanced_under_a_running_stack_loses_nothing(
             for name in REGISTRY:
                 assert store_truth(conn, account_id, name, 0, now) == sandbox_truth(sandbox, account_id, name, 0, now)
         assert set(answers.values()) == {(200, "store")}, answers
+        assert any(direct_readers.values()), direct_readers
         # History is no event: each account's backfill completed once, and nothing else.
         events = conn.execute("SELECT account_id, type, count(*) FROM events GROUP BY 1, 2").fetchall()
         assert sorted(events) == sorted((a, "sync.backfill_completed", 1) for a in accounts)

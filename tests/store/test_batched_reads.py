@@ -90,11 +90,13 @@ async def test_the_coalescers_of_accounts_no_longer_read_are_dropped(db, databas
             await reads.close()
 
 
-def test_each_batched_page_is_one_index_range_scan(db):
+def test_each_batched_page_and_a_lone_one_is_one_index_range_scan(db):
     _earnings(db, 504, 3000)
     db.execute("ANALYZE earnings")
     batch = '[["2024-01-01T00:00:00Z", "2025-03-01T00:00:00Z"], ["2024-01-01T00:00:00Z", "2025-02-01T00:00:00Z"]]'
-    rows = db.execute("EXPLAIN " + pages_statement(None, None), {"account": 504, "batch": batch})
-    plan = "\n".join(r[0] for r in rows)
-    assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
-    assert "Seq Scan on earnings" not in plan, plan
+    statement = pages_statement(None, None)
+    one = '["2024-01-01T00:00:00Z", "2025-03-01T00:00:00Z"]'
+    for text, params in ((statement.many, {"account": 504, "batch": batch}), (statement.one, {"account": 504, "item": one})):
+        plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + text, params))
+        assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
+        assert "Seq Scan on earnings" not in plan, plan
