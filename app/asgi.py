@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # (app.db.shard_reads); not with a replica, whose reads must all come from it.
         direct = settings.citus_direct_reads and read_pool is pool
         read_pools = app.state.read_pools = ReadPools(read_pool, settings, coordinator=pool if direct else None)
-        app.state.batched_reads = BatchedReads(read_pool, pool_for=read_pools.for_account)
+        app.state.batched_reads = BatchedReads(read_pool, route=read_pools)
         app.state.meter = Meter(pool)
         gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter)
         # What the gatekeeper holds is used only while this listener hears of every change.

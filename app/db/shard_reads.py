@@ -104,6 +104,11 @@ class ReadPools:
         return len(self._nodes)
 
     @property
+    def distributed(self) -> bool:
+        """Whether the reads are on a Citus cluster (known after the first read's question)."""
+        return self._citus is True
+
+    @property
     def learning(self) -> int:
         """How many placements are being learned now."""
         return len(self._learning)

@@ -88,9 +88,13 @@ async def test_an_accounts_reads_go_to_the_worker_holding_it_and_answer_the_same
             ports[account] = await _server_port(pool)
             assert ports[account] == int(conninfo_to_dict(pool.conninfo)["port"]) == _placement_port(cluster_url, account)
         assert len(set(ports.values())) == pools.node_pools == 2  # the accounts are on both workers
-        direct = BatchedReads(coordinator, pool_for=pools.for_account)
+        assert pools.distributed
+        direct = BatchedReads(coordinator, route=pools)
         try:
             assert await _pages(direct, items) == through_coordinator
+            # Each alone: on the cluster a lone page goes as the one-item statement.
+            statement = pages_statement(None, None)
+            assert [await direct.rows(statement, account, item) for account, item in items] == through_coordinator
             assert all(len(rows) == 11 for rows in through_coordinator)
         finally:
             await direct.close()
@@ -102,7 +106,7 @@ async def test_on_plain_postgresql_every_read_stays_on_the_one_pool_and_nothing_
         await pools.learned()
         assert pools.for_account(2) is pool and pools.for_account(1) is pool
         await pools.learned()
-        assert pools.node_pools == 0
+        assert pools.node_pools == 0 and not pools.distributed
         assert pools.learning == 0  # plain PostgreSQL is known for good: no more questions
 
 

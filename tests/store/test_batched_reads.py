@@ -100,3 +100,13 @@ def test_each_batched_page_and_a_lone_one_is_one_index_range_scan(db):
         plan = "\n".join(r[0] for r in db.execute("EXPLAIN " + text, params))
         assert "Index Scan Backward using ix_earnings_account_id_created_at_id" in plan, plan
         assert "Seq Scan on earnings" not in plan, plan
+
+
+def test_the_one_item_statement_answers_what_the_batched_one_answers_for_that_item(db):
+    _earnings(db, 505, 900)  # several rows share each second: the order within one is by id
+    statement = pages_statement(None, None)
+    for _, (start, bound) in _items([505], 8):
+        item = Jsonb([start.isoformat(), bound.isoformat()])
+        one = db.execute(statement.one, {"account": 505, "item": item}).fetchall()
+        many = db.execute(statement.many, {"account": 505, "batch": Jsonb([item.obj])}).fetchall()
+        assert one == many and len(one) == 11
