@@ -12,7 +12,7 @@ from __future__ import annotations
 from litestar.testing import TestClient
 
 from tests.fixtures.api import auth, settle_ledger, usage, windows_and_balance
-from tests.fixtures.net import wait_for
+from tests.fixtures.net import clear_of_minute_turn, wait_for
 
 GATED = "/v1/probe/global"
 
@@ -36,6 +36,7 @@ def test_a_status_view_counts_in_the_minute_window_for_no_credit(client_of, db, 
 
 def test_status_views_fill_the_window_the_api_shares(client_of, db, make_org, make_key):
     client = client_of()
+    clear_of_minute_turn()
     org = make_org(credits=10, limit_minute=2)
     key = make_key(org)
     assert [client.get("/status", headers=auth(key)).status_code for _ in range(2)] == [200, 200]
@@ -51,6 +52,7 @@ def test_status_within_a_full_minute_window_answers_429_with_retry_after_and_rea
     client = client_of()
     org = make_org(credits=10, limit_minute=2)
     key = make_key(org)
+    clear_of_minute_turn()
     assert [client.get(GATED, headers=auth(key)).status_code for _ in range(2)] == [200, 200]
 
     views = [client.get("/status", headers=auth(key)) for _ in range(40)]
