@@ -81,11 +81,10 @@ class ReadPools:
     """
 
     def __init__(self, read_pool: AsyncConnectionPool, settings: Settings,
-                 coordinator: AsyncConnectionPool | None = None, *, clock=time.monotonic) -> None:
+                 coordinator: AsyncConnectionPool | None = None) -> None:
         self._default = read_pool
         self._settings = settings
         self._coordinator = coordinator
-        self._clock = clock
         #: None: not known yet whether the database is a Citus coordinator.
         self._citus: bool | None = None if coordinator is not None else False
         self._asked_at = -RETRY_AFTER
@@ -93,10 +92,6 @@ class ReadPools:
         self._nodes: dict[tuple[str, int], AsyncConnectionPool] = {}
         self._learning: dict[int, asyncio.Task[None]] = {}
         self._closed = False
-
-    @property
-    def default(self) -> AsyncConnectionPool:
-        return self._default
 
     @property
     def node_pools(self) -> int:
@@ -119,7 +114,7 @@ class ReadPools:
         if self._citus is False or self._closed:
             return self._default
         placement = self._placements.get(account_id)
-        if placement is None or placement.expires <= self._clock():
+        if placement is None or placement.expires <= time.monotonic():
             self._learn_soon(account_id)
         if placement is None or placement.pool is None:
             return self._default
@@ -130,9 +125,9 @@ class ReadPools:
             return
         if self._citus is None:
             # Not known yet whether this is a Citus coordinator: one question at a time.
-            if self._clock() - self._asked_at < RETRY_AFTER:
+            if time.monotonic() - self._asked_at < RETRY_AFTER:
                 return
-            self._asked_at = self._clock()
+            self._asked_at = time.monotonic()
         task = asyncio.ensure_future(self._learn(account_id))
         self._learning[account_id] = task
         task.add_done_callback(lambda _: self._learning.pop(account_id, None))
@@ -151,7 +146,7 @@ class ReadPools:
             logger.warning("citus_placement_unknown", extra={"account_id": account_id}, exc_info=True)
             return
         pool = await self._node_pool(node[0], node[1]) if node is not None else None
-        self._placements[account_id] = _Placement(pool, self._clock() + PLACEMENT_TTL)
+        self._placements[account_id] = _Placement(pool, time.monotonic() + PLACEMENT_TTL)
 
     async def _node_pool(self, host: str, port: int) -> AsyncConnectionPool | None:
         """The pool on the worker at host:port, opened on first use; None where it cannot
