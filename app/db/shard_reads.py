@@ -16,6 +16,15 @@ reach (a connection fails when its pool opens) is not used until the placement i
 re-learned. A shard that moves (``citus_rebalance_start``) is still read correctly on the
 worker it left -- that worker forwards the statement, as the coordinator would -- until its
 placement is re-learned. Writes, the gate and the events stay on the coordinator's pool.
+
+On the worker a statement on a distributed table is still planned by Citus (its fast path,
+then the shard's own statement), which costs a one-item page more than the read itself
+(measured: docs/scaling.md). So the batched page reads (``app.store.batched``) read the
+account's shard there as the plain table it is (``shard``): the shard names of the co-located
+group are learned with the placement. A shard that moved is not read stale: each such
+statement also asks, in the same snapshot, whether that worker still holds the shard, and
+where it does not (or the shard is gone) the read goes through the coordinator and the
+placement is learned again (``forget``).
 """
 
 from __future__ import annotations
@@ -53,21 +62,42 @@ SELECT citus_is_coordinator()
 #: The node of the account's shard of ``table`` (any of the co-located group): the primary
 #: placement on an active worker; the coordinator itself (group 0) answers none.
 _PLACEMENT_SQL = """
-SELECT n.nodename, n.nodeport
+SELECT n.nodename, n.nodeport, n.groupid
 FROM pg_dist_placement p JOIN pg_dist_node n USING (groupid)
 WHERE p.shardid = get_shard_id_for_distribution_column(%s, %s)
   AND n.isactive AND n.noderole = 'primary' AND n.groupid <> 0
 LIMIT 1
 """
 
+#: The account's shard of every table co-located with ``PLACED_BY``: (table, shard id, the
+#: shard's relation name as ``shard_name`` quotes it).
+_SHARDS_SQL = """
+SELECT t.logicalrelid::regclass::text, s.shardid, shard_name(t.logicalrelid, s.shardid)
+FROM pg_dist_partition t
+CROSS JOIN LATERAL (SELECT get_shard_id_for_distribution_column(t.logicalrelid, %(account)s) AS shardid) s
+WHERE t.colocationid = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = to_regclass(%(table)s))
+"""
+
 #: The table whose shards place an account: the coverage that every store read reads first.
 PLACED_BY = "sync_state"
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """An account's shard of one table: readable as ``relation`` on ``pool`` while the worker
+    group ``group`` holds shard ``shard_id`` (``pg_dist_placement``, the worker's own copy)."""
+
+    pool: AsyncConnectionPool
+    shard_id: int
+    group: int
+    relation: str
 
 
 @dataclass(slots=True)
 class _Placement:
     pool: AsyncConnectionPool | None  # None: through the coordinator
     expires: float
+    shards: dict[str, Shard]  # by table name
 
 
 class ReadPools:
@@ -120,6 +150,20 @@ class ReadPools:
             return self._default
         return placement.pool
 
+    def shard(self, account_id: int, table: str) -> Shard | None:
+        """The account's shard of ``table`` where its worker is known (``for_account`` has
+        learned it); None: read ``table`` by its name on ``for_account``'s pool."""
+        if self._closed:
+            return None
+        placement = self._placements.get(account_id)
+        return None if placement is None else placement.shards.get(table)
+
+    def forget(self, account_id: int) -> None:
+        """The account's placement is out of date (a shard read found its shard moved): its
+        reads go through the coordinator until it is learned again, which starts now."""
+        self._placements.pop(account_id, None)
+        self.for_account(account_id)
+
     def _learn_soon(self, account_id: int) -> None:
         if account_id in self._learning:
             return
@@ -142,11 +186,19 @@ class ReadPools:
                         return
                 cur = await conn.execute(_PLACEMENT_SQL, (PLACED_BY, account_id))
                 node = await cur.fetchone()
+                cur = await conn.execute(_SHARDS_SQL, {"account": account_id, "table": PLACED_BY})
+                shards = await cur.fetchall()
         except Exception:  # noqa: BLE001 - the reads go through the coordinator meanwhile
             logger.warning("citus_placement_unknown", extra={"account_id": account_id}, exc_info=True)
             return
-        pool = await self._node_pool(node[0], node[1]) if node is not None else None
-        self._placements[account_id] = _Placement(pool, time.monotonic() + PLACEMENT_TTL)
+        if node is None:  # on the coordinator itself (a single-node cluster)
+            self._placements[account_id] = _Placement(None, time.monotonic() + PLACEMENT_TTL, {})
+            return
+        host, port, group = node
+        pool = await self._node_pool(host, port)
+        by_table = {} if pool is None else {
+            table: Shard(pool, shard_id, group, relation) for table, shard_id, relation in shards}
+        self._placements[account_id] = _Placement(pool, time.monotonic() + PLACEMENT_TTL, by_table)
 
     async def _node_pool(self, host: str, port: int) -> AsyncConnectionPool | None:
         """The pool on the worker at host:port, opened on first use; None where it cannot
