@@ -281,15 +281,15 @@ class Settings:
         "(earnings status, payout state) reach the store. Defaults: docs/sync.md.",
         durations_text, check=rules.durations,
     )
-    sync_lease_seconds: int = _setting(
-        60, "Lease on one (account, resource) task; the holder's heartbeat extends it.", int, check=rules.positive,
-    )
-    sync_page_size: int = _setting(
-        1000, "Rows asked per upstream page (capped by each endpoint's own maximum).", int, check=rules.positive,
-    )
-    sync_prefetch_pages: int = _setting(
-        4, "Pages fetched ahead of the writer per task (memory is about this many pages).", int, check=rules.positive,
-    )
+    sync_lease_seconds: int = _setting(60, "Lease on one (account, resource) task; the holder's heartbeat "
+                                       "extends it.", int, check=rules.positive)
+    sync_page_size: int = _setting(1000, "Rows asked per upstream page (capped by each endpoint's own "
+                                   "maximum).", int, check=rules.positive)
+    sync_prefetch_pages: int = _setting(4, "Pages fetched ahead of the writer per task (memory is about "
+                                        "this many pages).", int, check=rules.positive)
+    sync_staging_vacuum_rows: int = _setting(50_000, "Rows a sync process writes (stages) between its own "
+        "vacuums of the page staging tables, which bounds their dead rows on disk to about this many per "
+        "process (docs/sync.md). 0: leave them to autovacuum.", int, check=rules.non_negative)
     sync_initial_backfill: bool = _setting(
         True,
         "Backfill a newly connected account's whole history (false: only sync forward from "

@@ -6,7 +6,9 @@ checked against the sandbox's ground truth, then the same rows -- read back from
 prepared as pages before the clock starts -- COPYed and merged into another account with
 the sync's own page writer (``sync.writers.PageWriter``: staging COPY + the page write,
 without the engine's bookkeeping), one transaction per page. That is the database's share
-of the work alone.
+of the work alone. After the backfill it also weighs the page write's staging tables
+(``app/db/staging.py``: every page's rows go in and out of them, and what autovacuum has not
+reclaimed yet stays on disk) beside the earnings table itself.
 """
 
 from __future__ import annotations
@@ -67,8 +69,16 @@ async def raw_merge(database_url: str, pages: list[Page]) -> float:
         return time.perf_counter() - started
 
 
-def one_round(stack: Stack, server: str, round_: int) -> tuple[int, float, float, int]:
-    """(rows, backfill seconds, raw merge seconds, backfill peak RSS in kB) in a fresh database."""
+#: (staging tables, earnings table) on disk, bytes, with their indexes.
+_SIZES = """
+SELECT pg_total_relation_size('sync_page_rows') + pg_total_relation_size('sync_page_old'),
+       pg_total_relation_size('earnings')
+"""
+
+
+def one_round(stack: Stack, server: str, round_: int) -> tuple[int, float, float, int, tuple[int, int]]:
+    """(rows, backfill seconds, raw merge seconds, backfill peak RSS in kB, sizes on disk
+    after the backfill) in a fresh database."""
     with bench_database(server) as url:
         provision(url, "bench-backfill", BACKFILL_ACCOUNT, RAW_ACCOUNT)
         seconds, peak_kb = stack.with_database(url).sync(
@@ -78,7 +88,9 @@ def one_round(stack: Stack, server: str, round_: int) -> tuple[int, float, float
         truth = sandbox_truth(stack.sandbox, BACKFILL_ACCOUNT, "earnings", 0, end)
         if stored != truth:
             raise RuntimeError(f"backfilled store {stored} differs from the sandbox's truth {truth}")
-        return stored["count"], seconds, asyncio.run(raw_merge(url, raw_pages(url))), peak_kb
+        with psycopg.connect(url) as conn:
+            staging, table = one(conn.execute(_SIZES).fetchone())
+        return stored["count"], seconds, asyncio.run(raw_merge(url, raw_pages(url))), peak_kb, (staging, table)
 
 
 def case_d(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
@@ -90,11 +102,14 @@ def case_d(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
         rounds = [one_round(stack, server, i) for i in range(config.rounds)]
     finally:
         stack.sandbox.set_clock(now=time.time(), frozen=False)  # real time again
-    synced = [rows / seconds for rows, seconds, _, _ in rounds]
-    raw = [rows / raw_seconds for rows, _, raw_seconds, _ in rounds]
-    peak_mb = [peak_kb / 1024 for *_, peak_kb in rounds]
+    synced = [r[0] / r[1] for r in rounds]
+    raw = [r[0] / r[2] for r in rounds]
+    peak_mb = [r[3] / 1024 for r in rounds]
+    staging_mb = [r[4][0] / 2**20 for r in rounds]
+    table = f"earnings table {min(r[4][1] for r in rounds) / 2**20:,.0f} MB with its indexes"
     rows = f"{min(r[0] for r in rounds):,} rows, store == sandbox truth"
     return [Row("d", "relay sync backfill (process wall time)", Rounds.of(synced), "rows/s", note=rows),
             Row("d", "raw COPY-and-merge of the same rows", Rounds.of(raw), "rows/s"),
             Row("d", "backfill / raw merge", ratios(synced, raw), target=Target(">=", 0.5)),
-            Row("d", "backfill process peak RSS", Rounds.of(peak_mb), "MB", target=Target("<", 300))]
+            Row("d", "backfill process peak RSS", Rounds.of(peak_mb), "MB", target=Target("<", 300)),
+            Row("d", "page staging tables on disk after the backfill", Rounds.of(staging_mb), "MB", note=table)]

@@ -41,6 +41,7 @@ from sync.leases import Lease, LeaseLost
 from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
 from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_interval_of, lookback_of, resource
+from sync.staging_vacuum import StagingVacuum
 from sync.upstream_budget import UpstreamBudget
 from sync.writers import PageWriter, WriteCounts
 
@@ -63,6 +64,7 @@ class SyncContext:
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
     # The per-account upstream budget every request takes a slot from (None: no budget).
     budget: UpstreamBudget | None = None
+    staging: StagingVacuum = field(default_factory=lambda: StagingVacuum(0))
 
 
 @dataclass
@@ -351,6 +353,7 @@ class TaskRunner:
                 # The lease is someone else's: nothing of this page may commit.
                 raise LeaseLost(f"{self.lease.account_id}:{self.lease.resource}")
         self.state = new_state
+        await self.ctx.staging.after_page(self.conn, len(page.rows))
         totals.pages += 1
         totals.counts = totals.counts + counts
         if self.on_page is not None:

@@ -24,6 +24,11 @@ SYNC_PASS_SECONDS = Histogram(
     ["resource", "kind"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
 )
+STAGING_VACUUMS = Counter(
+    "relay_sync_staging_vacuums",
+    "Vacuums of the page staging tables this process ran (sync/staging_vacuum.py), by outcome (done, failed).",
+    ["outcome"],
+)
 HEAD_CHECKS = Counter(
     "relay_sync_head_checks",
     "Head checks by resource and outcome (news: the partitions were read; idle: the coverage "

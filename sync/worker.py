@@ -36,6 +36,7 @@ from sync.resources import REGISTRY
 from sync.scheduler import start_clock
 from sync.schedules import store as schedule_store
 from sync.schedules.runner import run_schedules
+from sync.staging_vacuum import StagingVacuum
 from sync.upstream_budget import UpstreamBudget
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,7 @@ class Worker:
                 keyring=keyring,
                 stopping=self.stopping,
                 budget=UpstreamBudget(pool, settings.sync_upstream_rps),
+                staging=StagingVacuum(settings.sync_staging_vacuum_rows),
             )
             metrics = self._serve_metrics()
             logger.info("worker_started", extra={"worker": self.name, "metrics_port": metrics})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from prometheus_client import REGISTRY as REGISTRY_METRICS
 
 from sync.cli import request_and_run
 from sync.resources import EARNINGS_TYPES, REGISTRY, TIPS_SOURCES
@@ -48,3 +49,19 @@ def test_a_backfill_of_posts_sharing_publish_times_stores_every_post(db, sandbox
     expected = sandbox_truth(sandbox, account_id, "posts", 0, now)
     assert expected["count"] >= 3000
     assert store_truth(db, account_id, "posts", 0, now) == expected
+
+
+def test_a_backfill_vacuums_its_page_staging_tables_as_it_goes(db, sandbox, sync_settings, new_account):
+    """Every ``RELAY_SYNC_STAGING_VACUUM_ROWS`` staged rows the process vacuums the staging
+    tables itself (on Citus through the coordinator, on every shard); the store is as exact."""
+    account_id = new_account(earnings=3000, history_days=120)
+    before = _staging_vacuums()
+    request_and_run(sync_settings.replace(sync_staging_vacuum_rows=500), "backfill", [(account_id, "earnings")], None)
+    # Pages of up to 1,000 rows: between two vacuums at most 1,499 rows, so 3,000 make two at least.
+    assert _staging_vacuums() - before >= 2
+    now = int(sandbox.clock()["now"])
+    assert store_truth(db, account_id, "earnings", 0, now) == sandbox_truth(sandbox, account_id, "earnings", 0, now)
+
+
+def _staging_vacuums() -> float:
+    return REGISTRY_METRICS.get_sample_value("relay_sync_staging_vacuums_total", {"outcome": "done"}) or 0.0
