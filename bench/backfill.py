@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import NamedTuple
 
 import msgspec
 import psycopg
@@ -76,9 +77,19 @@ SELECT pg_total_relation_size('sync_page_rows') + pg_total_relation_size('sync_p
 """
 
 
-def one_round(stack: Stack, server: str, round_: int) -> tuple[int, float, float, int, tuple[int, int]]:
-    """(rows, backfill seconds, raw merge seconds, backfill peak RSS in kB, sizes on disk
-    after the backfill) in a fresh database."""
+class Round(NamedTuple):
+    """One round's figures (sizes on disk, with their indexes, after the backfill)."""
+
+    rows: int
+    seconds: float
+    raw_seconds: float
+    peak_kb: int
+    staging_bytes: int
+    table_bytes: int
+
+
+def one_round(stack: Stack, server: str, round_: int) -> Round:
+    """The backfill and the raw merge in a fresh database."""
     with bench_database(server) as url:
         provision(url, "bench-backfill", BACKFILL_ACCOUNT, RAW_ACCOUNT)
         seconds, peak_kb = stack.with_database(url).sync(
@@ -90,7 +101,7 @@ def one_round(stack: Stack, server: str, round_: int) -> tuple[int, float, float
             raise RuntimeError(f"backfilled store {stored} differs from the sandbox's truth {truth}")
         with psycopg.connect(url) as conn:
             staging, table = one(conn.execute(_SIZES).fetchone())
-        return stored["count"], seconds, asyncio.run(raw_merge(url, raw_pages(url))), peak_kb, (staging, table)
+        return Round(stored["count"], seconds, asyncio.run(raw_merge(url, raw_pages(url))), peak_kb, staging, table)
 
 
 def case_d(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
@@ -102,12 +113,12 @@ def case_d(stack: Stack, server: str, config: BenchConfig) -> list[Row]:
         rounds = [one_round(stack, server, i) for i in range(config.rounds)]
     finally:
         stack.sandbox.set_clock(now=time.time(), frozen=False)  # real time again
-    synced = [r[0] / r[1] for r in rounds]
-    raw = [r[0] / r[2] for r in rounds]
-    peak_mb = [r[3] / 1024 for r in rounds]
-    staging_mb = [r[4][0] / 2**20 for r in rounds]
-    table = f"earnings table {min(r[4][1] for r in rounds) / 2**20:,.0f} MB with its indexes"
-    rows = f"{min(r[0] for r in rounds):,} rows, store == sandbox truth"
+    synced = [r.rows / r.seconds for r in rounds]
+    raw = [r.rows / r.raw_seconds for r in rounds]
+    peak_mb = [r.peak_kb / 1024 for r in rounds]
+    staging_mb = [r.staging_bytes / 2**20 for r in rounds]
+    table = f"earnings table {min(r.table_bytes for r in rounds) / 2**20:,.0f} MB with its indexes"
+    rows = f"{min(r.rows for r in rounds):,} rows, store == sandbox truth"
     return [Row("d", "relay sync backfill (process wall time)", Rounds.of(synced), "rows/s", note=rows),
             Row("d", "raw COPY-and-merge of the same rows", Rounds.of(raw), "rows/s"),
             Row("d", "backfill / raw merge", ratios(synced, raw), target=Target(">=", 0.5)),

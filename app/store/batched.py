@@ -76,12 +76,20 @@ class PerItem:
 
     def __post_init__(self) -> None:
         many = (f"SELECT r.n, {self.columns} FROM {ITEMS} CROSS JOIN LATERAL ("
-                f"SELECT {self.reads} FROM {self.table} WHERE {self.where.format(item='r.item')}"
-                f" ORDER BY {self.order} LIMIT {self.limit}) t ORDER BY r.n, {self.order}")
-        one = (f"SELECT 1, {self.columns} FROM {self.table} WHERE {self.where.format(item='%(item)s::jsonb')}"
-               f" ORDER BY {self.order} LIMIT {self.limit}")
+                f"{self.item_read(self.reads, self.table, 'r.item')}) t ORDER BY r.n, {self.order}")
+        one = self.item_read(f"1, {self.columns}", self.table, "%(item)s::jsonb")
         object.__setattr__(self, "many", many)
         object.__setattr__(self, "one", one)
+
+    def item_read(self, select: str, relation: str, item: str) -> str:
+        """The read of one item (``item``: its SQL) in ``relation``: every form is written from it."""
+        return (f"SELECT {select} FROM {relation} WHERE {self.where.format(item=item)}"
+                f" ORDER BY {self.order} LIMIT {self.limit}")
+
+
+#: Whether the worker the statement runs on still holds shard ``%(shard)s`` (in its group).
+_HELD = ("SELECT EXISTS (SELECT FROM pg_dist_placement"
+         " WHERE shardid = %(shard)s::bigint AND groupid = %(group)s::int) AS held")
 
 
 @functools.lru_cache(maxsize=512)
@@ -90,13 +98,9 @@ def shard_statement(statement: PerItem, relation: str) -> str:
     that holds it), each item's rows led by two columns: whether that worker still holds
     shard ``%(shard)s`` (in group ``%(group)s``) and whether the row is one (an item without
     rows answers one row of nulls; with the shard moved, every item answers that row)."""
-    held = ("SELECT EXISTS (SELECT FROM pg_dist_placement"
-            " WHERE shardid = %(shard)s::bigint AND groupid = %(group)s::int) AS held")
-    return (f"SELECT r.n, g.held, t.found, {statement.columns} FROM {ITEMS}"
-            f" CROSS JOIN ({held}) g LEFT JOIN LATERAL ("
-            f"SELECT true AS found, {statement.reads} FROM {relation}"
-            f" WHERE {statement.where.format(item='r.item')}"
-            f" ORDER BY {statement.order} LIMIT {statement.limit}) t ON g.held ORDER BY r.n, {statement.order}")
+    read = statement.item_read(f"true AS found, {statement.reads}", relation, "r.item")
+    return (f"SELECT r.n, g.held, t.found, {statement.columns} FROM {ITEMS} CROSS JOIN ({_HELD}) g"
+            f" LEFT JOIN LATERAL ({read}) t ON g.held ORDER BY r.n, {statement.order}")
 
 
 def _per_item_failure(exc: Exception) -> bool:
@@ -150,12 +154,21 @@ class BatchedReads:
 
     async def _run(self, statement: PerItem, account_id: int, items: list[Any]) -> list[list[tuple]]:
         route = self._route
+        answers = None
         shard = None if route is None else route.shard(account_id, statement.table)
         if route is not None and shard is not None:
-            on_shard = await self._read_shard(statement, shard, account_id, items)
-            if on_shard is not None:
-                return on_shard
-            route.forget(account_id)
+            answers = await self._read_shard(statement, shard, account_id, items)
+            if answers is None:
+                route.forget(account_id)
+        if answers is None:
+            answers = await self._read(statement, account_id, items)
+        self.statements += 1
+        self.items += len(items)
+        return answers
+
+    async def _read(self, statement: PerItem, account_id: int, items: list[Any]) -> list[list[tuple]]:
+        """The items' rows read by the table's name: on the account's pool (``route``)."""
+        route = self._route
         if len(items) == 1 and route is not None and route.distributed:
             text, params = statement.one, {"account": account_id, "item": _encode(items[0]).decode()}
         else:
@@ -164,8 +177,6 @@ class BatchedReads:
         async with checkout(pool) as conn:
             cursor = await conn.execute(text, params, prepare=True)
             found = await cursor.fetchall()
-        self.statements += 1
-        self.items += len(items)
         answers: list[list[tuple]] = [[] for _ in items]
         for row in found:
             answers[row[0] - 1].append(row[1:])
@@ -183,8 +194,6 @@ class BatchedReads:
                 found = await cursor.fetchall()
         except errors.UndefinedTable:  # dropped after it moved
             return None
-        self.statements += 1
-        self.items += len(items)
         answers: list[list[tuple]] = [[] for _ in items]
         for row in found:
             if not row[1]:
