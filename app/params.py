@@ -176,6 +176,7 @@ def parse_timestamp(name: str, raw: str, *, end: bool = False) -> datetime:
     return moment.replace(microsecond=0)
 
 
+@functools.lru_cache(maxsize=256)
 def upstream_timestamp(moment: datetime) -> str:
     """The one form we send upstream: ``YYYY-MM-DD HH:MM:SS`` in UTC, the year zero-padded
     to four digits (``strftime('%Y')`` writes year 999 as ``999``)."""

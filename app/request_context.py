@@ -17,8 +17,9 @@ when the answer came from the database, ``upstream`` when the request called the
 ``none`` for refusals and errors that used neither and for the routes outside the gate
 (health, documentation, status page).
 
-A route declared with a permission passes the gate here (``app.gate.middleware``): one
-middleware, one wrapper around ``send`` for the request id's bookkeeping and the gate's
+A route declared with a permission passes the gate here (``app.gate.middleware``), and a
+request its route's shortcut reads is answered past Litestar's parameter and response
+machinery (``app.gate.shortcut``): one middleware, one wrapper around ``send`` for the request id's bookkeeping and the gate's
 headers together, since every layer costs each request a few microseconds.
 """
 
@@ -34,6 +35,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from app.disconnects import CHECK_AFTER, client_gone
 from app.errors import CLIENT_CLOSED, answered_status
 from app.gate.middleware import pass_gate, uncharged
+from app.gate.shortcut import Shortcuts
 from app.gate.state import METERED_STATE, PERMISSION_OPT, GateRuntime, charges, open_gate
 from app.metrics import count_request
 from app.request_id import HEADER, choose_request_id, request_id
@@ -65,6 +67,7 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
     """The middleware around ``app``; ``gate``: the app's gate runtime (``app.asgi``);
     ``access_log``: the ``request_finished`` lines at INFO."""
     finished_level = logging.INFO if access_log else logging.DEBUG
+    shortcuts = Shortcuts()
 
     async def middleware(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:  # the str "http", as the scope's type names it
@@ -102,7 +105,7 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
                     meter = await pass_gate(scope, receive, permission, gate)
                     gate_headers = meter.headers
                     with open_gate(meter):
-                        await app(scope, receive, send_status)
+                        await shortcuts.serve(scope, receive, send_status, app)
             if not answered and status < 500:  # a cut stream, or nobody left to answer
                 status = CLIENT_CLOSED
         except Exception as exc:  # the gate's refusals; an error after the response started

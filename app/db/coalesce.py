@@ -1,11 +1,12 @@
 """Concurrent calls answered together: one database round trip for many requests.
 
-``await coalescer(item)`` queues the item and returns its result. A call that finds no
-batch running starts one at once (an idle process pays no delay); the others wait for the
-running batch to return, and the next batch takes every item queued meanwhile (at most
-``max_batch``). So under load many requests share one statement, and each waits for at most
-one statement before its own. The gate's metering (``app.gate.meter``) and the store's
-page reads (``app.store.batched``) are both this.
+``await coalescer(item)`` returns the item's result. A call that finds nothing running and
+nothing waiting runs its item alone at once, in its own task (an idle process pays no delay,
+and no task, future or hand-over: at one request at a time that was a tenth of a store
+page's CPU); the calls that come meanwhile wait for it to return, and the next batch takes
+every item queued meanwhile (at most ``max_batch``). So under load many requests share one
+statement, and each waits for at most one statement before its own. The gate's metering
+(``app.gate.meter``) and the store's page reads (``app.store.batched``) are both this.
 
 ``run(items)`` answers one result per item, in order. When it fails and ``retry_alone(exc)``
 says the failure was one item's (the statement rolled back whole on a live connection),
@@ -54,21 +55,38 @@ class Coalescer(Generic[T, R]):
         self._last_batch = 0
         self._queue: list[tuple[T, asyncio.Future[R]]] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The task of a call running its item alone (``_alone``), if any.
+        self._inline: asyncio.Task | None = None
 
     @property
     def idle(self) -> bool:
         """Nothing queued and no batch running: dropping it loses nothing."""
-        return not self._queue and not self._tasks
+        return not self._queue and not self._tasks and self._inline is None
 
     async def __call__(self, item: T) -> R:
+        if self._inline is None and not self._tasks and not self._queue:
+            return await self._alone(item)
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._queue.append((item, future))
-        running = len(self._tasks)
+        running = len(self._tasks) + (self._inline is not None)
         if not running or (running < self._in_flight and len(self._queue) >= self._split_at):
-            task = asyncio.create_task(self._drain())
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)  # also a task cancelled before it began
+            self._start()
         return await future
+
+    async def _alone(self, item: T) -> R:
+        """Run one item in the caller's task; the items queued meanwhile leave when it is done."""
+        self._inline = asyncio.current_task()
+        try:
+            return (await self._run([item]))[0]
+        finally:
+            self._inline = None
+            if self._queue and not self._tasks:
+                self._start()
+
+    def _start(self) -> None:
+        task = asyncio.create_task(self._drain())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)  # also a task cancelled before it began
 
     async def _settle(self, batch: list[tuple[T, asyncio.Future[R]]]) -> None:
         try:
@@ -106,6 +124,8 @@ class Coalescer(Generic[T, R]):
             self._tasks.discard(asyncio.current_task())  # at once: a call from here on starts a batch
 
     async def close(self) -> None:
+        if self._inline is not None:  # its caller gets the CancelledError a queued call would
+            self._inline.cancel()
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

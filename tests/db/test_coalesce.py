@@ -52,11 +52,30 @@ async def test_a_failed_batch_is_retried_alone_so_only_the_culprit_fails():
 async def test_without_retry_every_item_of_a_failed_batch_gets_the_error():
     runner = Runner(poison=frozenset({2}))
     batches = Coalescer(runner)
-    await batches(0)  # start: the next calls queue behind it
 
-    results = await asyncio.gather(*(batches(i) for i in (1, 2, 3)), return_exceptions=True)
+    # 0 runs alone at once; 1, 2 and 3 queue behind it and leave together.
+    results = await asyncio.gather(*(batches(i) for i in (0, 1, 2, 3)), return_exceptions=True)
 
-    assert all(isinstance(r, ValueError) for r in results)
+    assert results[0] == 0 and runner.batches == [[0], [1, 2, 3]]
+    assert all(isinstance(r, ValueError) for r in results[1:])
+
+
+async def test_a_lone_call_runs_in_its_own_task():
+    tasks: list[asyncio.Task | None] = []
+
+    async def record(items: list[int]) -> list[int]:
+        tasks.append(asyncio.current_task())
+        return items
+
+    batches = Coalescer(record)
+
+    async def call() -> tuple[int, asyncio.Task | None]:
+        return await batches(7), asyncio.current_task()
+
+    result, caller = await asyncio.ensure_future(call())
+
+    assert result == 7 and tasks == [caller]  # no batch task between the caller and its statement
+    assert batches.idle
 
 
 async def test_close_cancels_whoever_still_waits():

@@ -24,7 +24,7 @@ import app
 import sync
 from app.events.types import Cursor
 from app.events.webhooks import addresses
-from app.gate import keys, ledger, middleware
+from app.gate import keys, ledger, middleware, shortcut
 from app.paging import _encoded
 from app.params import TEXT_PATTERN, parse_timestamp
 from app.request_id import choose_request_id
@@ -155,6 +155,8 @@ REGEX_USES = {
     "app.paging._UNRESERVED": lambda: _encoded("abc\n") == "abc%0A" and _encoded("abc") == "abc",
     "app.events.webhooks.addresses._HOST": lambda: addresses._HOST.fullmatch("example.com\n") is None
     and addresses._HOST.fullmatch("example.com") is not None,
+    "app.gate.shortcut._DIGITS": lambda: shortcut._DIGITS.fullmatch(b"5\n") is None
+    and shortcut._DIGITS.fullmatch(b"5") is not None,
     # Not a validator: it finds the characters the ledger's COPY text must escape.
     "app.gate.ledger._SPECIAL": lambda: ledger._SPECIAL.search("abc\n") is not None,
 }
