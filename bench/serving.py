@@ -72,9 +72,13 @@ def p50(results: list[WrkResult]) -> list[float]:
     return [r.p50_ms for r in results]
 
 
+def p99(results: list[WrkResult]) -> list[float]:
+    return [r.p99_ms for r in results]
+
+
 def throughput_row(case: str, measure_: str, results: list[WrkResult]) -> Row:
     """req/s over the rounds, with the median p50 and p99 latencies alongside."""
-    latency = f"p50 {Rounds.of(p50(results)).median:.1f} ms, p99 {Rounds.of(r.p99_ms for r in results).median:.1f} ms"
+    latency = f"p50 {Rounds.of(p50(results)).median:.1f} ms, p99 {Rounds.of(p99(results)).median:.1f} ms"
     return Row(case, measure_, Rounds.of(rps(results)), "req/s", note=latency)
 
 
@@ -120,10 +124,13 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     rows = []
     for (workers, connections), r in results.items():
         label = f"{workers} process{'es' if workers > 1 else ''}, {connections} conn."
+        # Issue 31: at least the hand-written endpoint's throughput, and no worse a tail.
         rows += [throughput_row("a", f"store page, {label}", r["store"]),
                  throughput_row("a", f"minimal app, {label}", r["minimal"]),
                  Row("a", f"store / minimal, {label}", ratios(rps(r["store"]), rps(r["minimal"])),
-                     target=Target(">=", 0.7) if workers == 1 else None)]
+                     target=Target(">=", 1.0)),
+                 Row("a", f"store p99 / minimal p99, {label}", ratios(p99(r["store"]), p99(r["minimal"])),
+                     target=Target("<=", 1.0))]
     if 1 in config.processes:  # the scaling curve: each process count against one process
         for workers in config.processes[1:]:
             for connections in config.connections:
@@ -146,7 +153,7 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     return [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),
-                target=Target("<=", 0.15, percent=True), fmt=percent)]
+                target=Target("<=", 0.10, percent=True), fmt=percent)]
 
 
 def case_c(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:

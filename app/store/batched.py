@@ -45,7 +45,7 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool
 
 from app.db.coalesce import Coalescer
-from app.db.pool import checkout
+from app.db.pool import checkout, fetch_all
 from app.db.shard_reads import ReadPools, Shard
 
 _encode = msgspec.json.Encoder().encode
@@ -175,8 +175,7 @@ class BatchedReads:
             text, params = statement.many, {"account": account_id, "batch": _encode(items).decode()}
         pool = self._pool if route is None else route.for_account(account_id)
         async with checkout(pool) as conn:
-            cursor = await conn.execute(text, params, prepare=True)
-            found = await cursor.fetchall()
+            found = await fetch_all(conn, text, params)
         answers: list[list[tuple]] = [[] for _ in items]
         for row in found:
             answers[row[0] - 1].append(row[1:])
@@ -190,8 +189,7 @@ class BatchedReads:
                   "group": shard.group}
         try:
             async with checkout(shard.pool) as conn:
-                cursor = await conn.execute(shard_statement(statement, shard.relation), params, prepare=True)
-                found = await cursor.fetchall()
+                found = await fetch_all(conn, shard_statement(statement, shard.relation), params)
         except errors.UndefinedTable:  # dropped after it moved
             return None
         answers: list[list[tuple]] = [[] for _ in items]
