@@ -112,7 +112,8 @@ class Shortcut:
         if (handler.http_methods != {"GET"} or handler.status_code != HTTP_200_OK or handler.media_type != MediaType.JSON
                 or handler.resolve_guards() or handler.resolve_before_request()
                 or handler.resolve_after_response() or handler.resolve_response_headers()
-                or handler.resolve_response_cookies() or handler.cache
+                or handler.resolve_response_cookies() or handler.cache or handler.background is not None
+                or any(layer.after_request for layer in handler.ownership_layers)
                 or handler.resolve_response_class() is not Response):
             return None
         dependencies = handler.resolve_dependencies()

@@ -5,13 +5,16 @@ Litestar answers the same request; anything else goes through Litestar."""
 from __future__ import annotations
 
 import pytest
-from litestar import Litestar
+from litestar import Litestar, get
+from litestar.datastructures import CacheControlHeader
+from litestar.enums import MediaType
 from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath, FromQuery
 
 from app.gate import shortcut
 from app.gate.route import gated_handlers
 from app.params import UNIX_MAX
-from tests.fixtures.api import error_of
+from tests.fixtures.api import error_of, settle_ledger, usage
 from tests.fixtures.sandbox import fresh_account_id
 
 #: Headers whose values differ between any two requests (ids, remaining counts).
@@ -62,6 +65,9 @@ def test_a_plain_marker_is_answered_here_exactly_as_litestar_answers_it(dense, a
     assert comparable(plain) == comparable(through_litestar)
     assert plain.headers["content-type"] == "application/json"
     assert int(plain.headers["content-length"]) == len(plain.content)
+    # On the books like any request: a ledger row each, one credit each.
+    settle_ledger(dense.client)
+    assert usage(dense.db, dense.org_id).ledger == [(200, 1, True)] * 3
 
 
 @pytest.mark.parametrize("query", [
@@ -138,3 +144,24 @@ def test_queries_not_read_here(api_app, query):
 
 def test_a_path_parameter_out_of_its_bounds_is_left_to_litestar(api_app):
     assert _feed_plan(api_app).arguments({"path_params": {"account_id": 0}, "query_string": b""}) is None
+
+
+async def _after(response):  # an after_request hook: Litestar's to call
+    return response
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"response_headers": {"x-extra": "1"}}, {"cache_control": CacheControlHeader(max_age=5)},
+    {"after_request": _after}, {"status_code": 201}, {"media_type": MediaType.TEXT},
+], ids=["plain", "headers", "cache_control", "after_request", "status", "media_type"])
+def test_a_route_whose_answer_litestar_shapes_has_no_shortcut(options):
+    @get("/v1/{account_id:int}/thing", **options)
+    async def thing(account_id: FromPath[int], marker: FromQuery[int | None] = None) -> dict:
+        return {"account": account_id, "marker": marker}
+
+    app = Litestar([thing])
+    handler = next(h for route in app.routes for h in getattr(route, "route_handlers", ()) if h.handler_name == "thing")
+
+    plan = shortcut.Shortcut.plan(handler, frozenset({"account_id"}))
+
+    assert (plan is not None) == (not options)
