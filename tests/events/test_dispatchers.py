@@ -108,8 +108,9 @@ def test_two_dispatchers_split_the_endpoints_and_send_each_event_once_in_order(
     account_id, org_id = _synced_account(db, sync_settings, new_account)
     # Receivers that take a moment per delivery: the first dispatcher is still busy with its
     # three endpoints when the second one claims (on a loaded machine it could otherwise
-    # finish them and take the other three before the second one's first round).
-    hooks = receivers(6, delay=0.05)
+    # finish them and take the other three before the second one's first round; 0.05 s a
+    # delivery was once not enough in a full parallel test run).
+    hooks = receivers(6, delay=0.2)
     secrets = [add_endpoint(db, str(org_id), r.url, None)[1] for r in hooks]
     expected = _new_day(db, sandbox, sync_settings, account_id)
     wait_for_horizon(database_url)
