@@ -19,8 +19,9 @@ when the answer came from the database, ``upstream`` when the request called the
 
 A route declared with a permission passes the gate here (``app.gate.middleware``), and a
 request its route's shortcut reads is answered past Litestar's parameter and response
-machinery (``app.gate.shortcut``): one middleware, one wrapper around ``send`` for the request id's bookkeeping and the gate's
-headers together, since every layer costs each request a few microseconds.
+machinery (``app.gate.shortcut``): one middleware, one wrapper around ``send`` for the
+request id's bookkeeping and the gate's headers together, since every layer costs each
+request a few microseconds.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Concurrent calls answered together: one database round trip for many requests.
 
 ``await coalescer(item)`` returns the item's result. A call that finds nothing running and
-nothing waiting runs its item alone at once, in its own task (an idle process pays no delay,
-and no task, future or hand-over: at one request at a time that was a tenth of a store
-page's CPU); the calls that come meanwhile wait for it to return, and the next batch takes
+nothing waiting runs its item alone at once, in the caller's own task (an idle process pays
+no delay, and no task, future or hand-over: at one request at a time that was a tenth of a
+store page's CPU); the calls that come meanwhile wait for it to return, and the next batch takes
 every item queued meanwhile (at most ``max_batch``). So under load many requests share one
 statement, and each waits for at most one statement before its own. The gate's metering
 (``app.gate.meter``) and the store's page reads (``app.store.batched``) are both this.

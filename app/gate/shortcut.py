@@ -106,9 +106,11 @@ class Shortcut:
 
     @classmethod
     def plan(cls, handler: HTTPRouteHandler, path_parameters: frozenset[str]) -> Shortcut | None:
-        """The route's shortcut, or None when some argument needs Litestar: a dependency, a
-        header or cookie, a required query parameter (Litestar names it when missing), a
-        constrained text path parameter, a constraint the plan does not check."""
+        """The route's shortcut, or None when Litestar must shape the answer (response
+        headers, cookies, hooks, another status or media type) or some argument needs it: a
+        dependency, a header or cookie, a required query parameter (Litestar names it when
+        missing), a text path parameter with a declaration of its own, a constraint the plan
+        does not check."""
         if (handler.http_methods != {"GET"} or handler.status_code != HTTP_200_OK or handler.media_type != MediaType.JSON
                 or handler.resolve_guards() or handler.resolve_before_request()
                 or handler.resolve_after_response() or handler.resolve_response_headers()
