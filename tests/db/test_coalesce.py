@@ -123,16 +123,23 @@ async def test_a_second_batch_leaves_beside_the_first_once_split_at_items_wait()
 
 
 async def test_fewer_waiting_than_split_at_share_the_next_statement():
-    runner = Overlap()
-    batches = Coalescer(runner, max_batch=8, in_flight=3, split_at=4)
+    release = asyncio.Event()
+    batches_run: list[list[int]] = []
 
+    async def held(items: list[int]) -> list[int]:  # every batch waits for the test's word
+        batches_run.append(list(items))
+        await release.wait()
+        return [item * 2 for item in items]
+
+    batches = Coalescer(held, max_batch=8, in_flight=3, split_at=4)
     first = asyncio.ensure_future(batches(0))
-    await wait_for_async(lambda: runner.running == 1, 5, "its batch in flight", every=0.0005)
-    waiting = await asyncio.gather(*(batches(i) for i in (1, 2, 3)))  # 3 wait: below split_at
+    await wait_for_async(lambda: batches_run == [[0]], 5, "its batch in flight", every=0.0005)
+    waiting = [asyncio.ensure_future(batches(i)) for i in (1, 2, 3)]  # 3 wait: below split_at
+    await asyncio.sleep(0)  # each has queued its item
+    release.set()
 
-    assert [await first, *waiting] == [0, 2, 4, 6]
-    assert runner.most == 1
-    assert runner.batches == [[0], [1, 2, 3]]
+    assert [await first, *await asyncio.gather(*waiting)] == [0, 2, 4, 6]
+    assert batches_run == [[0], [1, 2, 3]]
 
 
 async def test_close_cancels_every_batch_in_flight():

@@ -18,6 +18,8 @@ class Receiver:
         self.requests: list[tuple[dict[str, str], bytes, int]] = []
         self.down = False
         self.delay = delay
+        #: While set to an unset Event, every answer waits for it (at most a minute).
+        self.hold: threading.Event | None = None
         self.written = 0  # the last answer's body bytes written (before the client went away)
         receiver = self
 
@@ -27,6 +29,8 @@ class Receiver:
                 answer = 503 if receiver.down else status or (200 if answer_bytes else 204)
                 receiver.requests.append(({k.lower(): v for k, v in self.headers.items()}, body, answer))
                 time.sleep(receiver.delay)  # the behaviour under test: a slow receiver
+                if receiver.hold is not None:
+                    receiver.hold.wait(60)
                 self.send_response(answer)
                 for name, value in (headers or {}).items():
                     self.send_header(name, value)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 import time
 
+import psycopg
 import pytest
 from standardwebhooks.webhooks import Webhook
 
@@ -106,21 +108,42 @@ def test_two_dispatchers_split_the_endpoints_and_send_each_event_once_in_order(
     db, database_url, sandbox, sync_settings, new_account, receivers
 ):
     account_id, org_id = _synced_account(db, sync_settings, new_account)
-    # Receivers that take a moment per delivery: the first dispatcher is still busy with its
-    # three endpoints when the second one claims (on a loaded machine it could otherwise
-    # finish them and take the other three before the second one's first round; 0.05 s a
-    # delivery was once not enough in a full parallel test run).
-    hooks = receivers(6, delay=0.2)
+    # Every answer waits until the two dispatchers hold all six endpoints between them, three
+    # each (their concurrency): neither can finish its three and take the others first, and
+    # one whose first claim comes late still finds its three (timing alone let one dispatcher
+    # take all six on a loaded machine).
+    hooks = receivers(6)
+    release = threading.Event()
+    for hook in hooks:
+        hook.hold = release
     secrets = [add_endpoint(db, str(org_id), r.url, None)[1] for r in hooks]
     expected = _new_day(db, sandbox, sync_settings, account_id)
     wait_for_horizon(database_url)
-    # Three endpoints at a time each: neither dispatcher can take all six.
     settings = sync_settings.replace(webhook_concurrency=3)
+
+    def all_delivered() -> bool:
+        return all(len(r.accepted()) >= len(expected) for r in hooks)
+
+    async def keep_claiming(dispatcher) -> None:
+        while not all_delivered():
+            await dispatcher.round()
+            await asyncio.sleep(0.05)
+        await rounds_until_idle(dispatcher)
+
+    def all_held() -> bool:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            (held,) = conn.execute("SELECT count(*) FROM webhook_endpoints WHERE locked_until > now()").fetchone()
+        return held == len(hooks)
 
     async def both() -> None:
         async with dispatcher_on(settings, database_url, "dispatcher-a") as a, \
                 dispatcher_on(settings, database_url, "dispatcher-b") as b:
-            await asyncio.gather(rounds_until_idle(a), rounds_until_idle(b))
+            runs = asyncio.gather(keep_claiming(a), keep_claiming(b))
+            try:
+                await asyncio.to_thread(wait_for, all_held, 60, "the two dispatchers to hold all six endpoints")
+            finally:
+                release.set()
+            await runs
 
     asyncio.run(both())
     for receiver, secret in zip(hooks, secrets, strict=True):
