@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import msgspec
-from litestar import Request, Response
+from litestar import Litestar, Request, Response
 from litestar.enums import MediaType
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import ParameterKwarg
@@ -60,7 +60,7 @@ class Bounds:
         """The range ``kwarg`` declares; None when it declares a constraint beyond one."""
         if kwarg is None:
             return cls(None, None)
-        if not isinstance(kwarg, ParameterKwarg) or kwarg.header or kwarg.cookie:
+        if not isinstance(kwarg, ParameterKwarg):
             return None
         if any(getattr(kwarg, name, None) not in (None, False) for name in _OTHER_CONSTRAINTS):
             return None
@@ -90,8 +90,7 @@ class Shortcut:
     __slots__ = ("_defaults", "_fn", "_handler", "_path", "_query", "_request", "_serializer", "_state")
 
     def __init__(self, handler: HTTPRouteHandler, query: dict[bytes, tuple[str, Bounds]],
-                 path: dict[str, Bounds | None], defaults: dict[str, Any], reserved: tuple[str, ...],
-                 serializer: Callable[[Any], Any]) -> None:
+                 path: dict[str, Bounds | None], defaults: dict[str, Any], serializer: Callable[[Any], Any]) -> None:
         self._handler = handler
         self._fn = handler.fn
         #: Query name -> (handler argument, bounds) of every integer query parameter.
@@ -100,8 +99,9 @@ class Shortcut:
         self._path = path
         #: Every query argument the handler takes, at its default.
         self._defaults = defaults
-        self._request = "request" in reserved
-        self._state = "state" in reserved
+        parameters = handler.parsed_fn_signature.parameters  # which of the connection's it takes
+        self._request = "request" in parameters
+        self._state = "state" in parameters
         self._serializer = serializer
 
     @classmethod
@@ -122,14 +122,13 @@ class Shortcut:
         query: dict[bytes, tuple[str, Bounds]] = {}
         path: dict[str, Bounds | None] = {}
         defaults: dict[str, Any] = {}
-        reserved: list[str] = []
         for name, field in handler.parsed_fn_signature.parameters.items():
             kwarg = field.kwarg_definition
             if name in _RESERVED:
-                reserved.append(name)
-            elif name in dependencies or (isinstance(kwarg, ParameterKwarg) and (kwarg.header or kwarg.cookie)):
+                continue
+            if name in dependencies or (isinstance(kwarg, ParameterKwarg) and (kwarg.header or kwarg.cookie)):
                 return None
-            elif name in path_parameters:
+            if name in path_parameters:
                 bounds = Bounds.of(kwarg) if _integer(field) else None
                 if bounds is None and kwarg is not None:
                     return None
@@ -141,8 +140,7 @@ class Shortcut:
                 if _integer(field) and (bounds := Bounds.of(kwarg)) is not None:
                     alias = getattr(kwarg, "query", None) or name
                     query[alias.encode()] = (name, bounds)
-        return cls(handler, query, path, defaults, tuple(reserved),
-                   get_serializer(handler.resolve_type_encoders()))
+        return cls(handler, query, path, defaults, get_serializer(handler.resolve_type_encoders()))
 
     def arguments(self, scope: HTTPScope) -> dict[str, Any] | None:
         """The handler's arguments from the request's path and query, or None when Litestar
@@ -173,14 +171,15 @@ class Shortcut:
 
     async def answer(self, scope: HTTPScope, receive: Receive, send: Send, arguments: dict[str, Any]) -> None:
         """Call the handler with ``arguments`` and send its answer as Litestar would."""
-        request: Request = Request(scope, receive, send)
-        app = scope["litestar_app"]
-        if self._request:
+        app = Litestar.from_scope(scope)
+        request: Request | None = Request(scope, receive, send) if self._request else None
+        if request is not None:
             arguments["request"] = request
         if self._state:
             arguments["state"] = app.state
         result = await self._fn(**arguments)
         if not isinstance(result, msgspec.Struct):  # not an envelope (a file, streamed): Litestar's way
+            request = request or Request(scope, receive, send)
             response = await self._handler.to_response(app=app, data=result, request=request)
             await response(scope, receive, send)
             return

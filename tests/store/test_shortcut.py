@@ -10,9 +10,10 @@ from litestar.datastructures import CacheControlHeader
 from litestar.enums import MediaType
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath, FromQuery
+from litestar.routes import HTTPRoute
 
 from app.gate import shortcut
-from app.gate.route import gated_handlers
+from app.gate.route import GATED_PREFIX, gated_handlers
 from app.params import UNIX_MAX
 from tests.fixtures.api import error_of, settle_ledger, usage
 from tests.fixtures.sandbox import fresh_account_id
@@ -98,15 +99,12 @@ def test_errors_inside_the_handler_are_rendered_by_the_app(dense, answered_here,
 
 
 def plans(app: Litestar) -> dict[str, shortcut.Shortcut | None]:
-    found = {}
-    for path, handler in gated_handlers(app):
-        if handler.http_methods == {"GET"}:
-            found[path] = shortcut.Shortcut.plan(handler, frozenset(_path_parameters(path)))
-    return found
-
-
-def _path_parameters(path: str) -> list[str]:
-    return [part[1:-1].split(":")[0] for part in path.split("/") if part.startswith("{")]
+    """The plan of every gated GET route, by path."""
+    return {
+        route.path: shortcut.Shortcut.plan(handler, frozenset(route.path_parameters))
+        for route in app.routes if isinstance(route, HTTPRoute) and route.path.startswith(GATED_PREFIX)
+        for handler in route.route_handlers if handler.http_methods == {"GET"}
+    }
 
 
 def test_store_routes_have_a_shortcut_and_routes_with_dependencies_have_none(api_app):
