@@ -20,10 +20,11 @@ _PENDING = f"""
       AND (w.event_types IS NULL OR v.type = ANY(w.event_types))
 """
 
+# The due endpoints are picked once, in a materialized CTE: as ``WHERE id IN (subquery)`` the
+# planner may run the subquery again (a rescan), each run locking other rows, so one claim
+# could take more than ``limit`` endpoints -- and a second dispatcher none.
 _CLAIM = f"""
-UPDATE webhook_endpoints w
-SET locked_until = now() + make_interval(secs => %(lease)s), locked_by = %(worker)s
-WHERE w.id IN (
+WITH due AS MATERIALIZED (
     SELECT w.id FROM webhook_endpoints w
     WHERE w.status = 'active' AND w.next_attempt_at <= now()
       AND (w.locked_until IS NULL OR w.locked_until < now())
@@ -31,6 +32,10 @@ WHERE w.id IN (
     ORDER BY w.next_attempt_at
     LIMIT %(limit)s
     FOR UPDATE SKIP LOCKED)
+UPDATE webhook_endpoints w
+SET locked_until = now() + make_interval(secs => %(lease)s), locked_by = %(worker)s
+FROM due
+WHERE w.id = due.id
 RETURNING w.id, w.url, w.secret, w.attempts, w.failing_since
 """
 
