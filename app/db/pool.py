@@ -68,22 +68,6 @@ class checkout:  # noqa: N801 - used as a function: ``async with checkout(pool) 
         await self._pool.putconn(self._conn)
 
 
-async def fetch_all(conn: AsyncConnection, statement: str, params: Any) -> list[Any]:
-    """The rows of one prepared statement, run on the connection's own reused cursor: a
-    cursor made per statement (``conn.execute``) was a fifth of the driver's CPU on a store
-    page (docs/benchmarks.md). A connection is used by one checkout at a time, and so is
-    its cursor."""
-    cursor = _CURSORS.get(conn)
-    if cursor is None:
-        cursor = _CURSORS[conn] = conn.cursor()
-    await cursor.execute(statement, params, prepare=True)
-    return await cursor.fetchall()
-
-
-#: Each connection's reused cursor; it goes with its connection.
-_CURSORS: weakref.WeakKeyDictionary[AsyncConnection, Any] = weakref.WeakKeyDictionary()
-
-
 def session_bounds(settings: Settings) -> tuple[str, ...]:
     """The ``SET`` statements that bound what one API connection may hold: a statement that
     runs too long is cancelled, a transaction left idle (a handler stuck between two

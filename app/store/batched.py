@@ -45,7 +45,8 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool
 
 from app.db.coalesce import Coalescer
-from app.db.pool import checkout, fetch_all
+from app.db.pool import checkout
+from app.db.prepared import fetch_all
 from app.db.shard_reads import ReadPools, Shard
 
 _encode = msgspec.json.Encoder().encode
