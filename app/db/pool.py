@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import select
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
-from psycopg import AsyncConnection
+from psycopg import AsyncConnection, pq
 from psycopg_pool import AsyncConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
@@ -66,6 +67,76 @@ class checkout:  # noqa: N801 - used as a function: ``async with checkout(pool) 
 
     async def __aexit__(self, *exc: object) -> None:
         await self._pool.putconn(self._conn)
+
+
+class WarmPool:
+    """A pool's connection kept for the next read, when reads come back to back.
+
+    A pool checkout and return (``getconn``/``putconn``: a lock, the pool's bookkeeping and
+    its reset of the returned connection, twice) cost as much of a store page's CPU as the
+    statement's own driver work (docs/benchmarks.md, issue 31). So the store's page reads
+    give their connection back here: one is kept for the next read, and goes back to the
+    pool once no read has used it for ``hold`` seconds (one timer per hold, not one per
+    read). It stays checked out meanwhile, so the pool's bound counts it; a connection
+    that is not idle and healthy goes straight back to the pool, and one kept is handed
+    out again only after the same quiet-socket check as a checkout (``_socket_quiet``).
+    """
+
+    __slots__ = ("pool", "hold", "_spare", "_used", "_timer", "_returns", "_closed")
+
+    def __init__(self, pool: AsyncConnectionPool, hold: float = 0.02) -> None:
+        self.pool = pool
+        self.hold = hold
+        self._spare: AsyncConnection | None = None
+        self._used = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._returns: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    @property
+    def holding(self) -> bool:
+        return self._spare is not None
+
+    async def get(self) -> AsyncConnection:
+        conn, self._spare = self._spare, None
+        if conn is not None:
+            if _socket_quiet(conn):
+                return conn
+            await self.pool.putconn(conn)  # the pool discards it if it is broken
+        return await self.pool.getconn()
+
+    async def put(self, conn: AsyncConnection) -> None:
+        if (self._spare is not None or self._closed or conn.broken
+                or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE):
+            await self.pool.putconn(conn)
+            return
+        self._spare, self._used = conn, time.monotonic()
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.hold, self._expire)
+
+    def _expire(self) -> None:
+        self._timer = None
+        if self._spare is None:
+            return
+        idle = time.monotonic() - self._used
+        if idle < self.hold:  # used meanwhile: look again when it will have idled long enough
+            self._timer = asyncio.get_running_loop().call_later(self.hold - idle, self._expire)
+            return
+        conn, self._spare = self._spare, None
+        task = asyncio.get_running_loop().create_task(self.pool.putconn(conn))
+        self._returns.add(task)
+        task.add_done_callback(self._returns.discard)
+
+    async def close(self) -> None:
+        """Give the kept connection back (before the pool closes); keep none from now on."""
+        self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        conn, self._spare = self._spare, None
+        if conn is not None:
+            await self.pool.putconn(conn)
+        await asyncio.gather(*self._returns, return_exceptions=True)
 
 
 def session_bounds(settings: Settings) -> tuple[str, ...]:

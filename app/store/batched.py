@@ -45,7 +45,7 @@ from psycopg import errors
 from psycopg_pool import AsyncConnectionPool
 
 from app.db.coalesce import Coalescer
-from app.db.pool import checkout
+from app.db.pool import WarmPool
 from app.db.prepared import fetch_all
 from app.db.shard_reads import ReadPools, Shard
 
@@ -128,6 +128,8 @@ class BatchedReads:
         #: Past this many coalescers the idle ones are dropped (one per account read lately).
         self._keep = keep
         self._batches: dict[tuple[PerItem, int], Coalescer[Any, list[tuple]]] = {}
+        #: Each pool read from, with the connection it keeps between reads.
+        self._warm: dict[AsyncConnectionPool, WarmPool] = {}
         #: Statements run and items read by this process (their ratio: the batch size).
         self.statements = 0
         self.items = 0
@@ -175,8 +177,7 @@ class BatchedReads:
         else:
             text, params = statement.many, {"account": account_id, "batch": _encode(items).decode()}
         pool = self._pool if route is None else route.for_account(account_id)
-        async with checkout(pool) as conn:
-            found = await fetch_all(conn, text, params)
+        found = await self._fetch(pool, text, params)
         answers: list[list[tuple]] = [[] for _ in items]
         for row in found:
             answers[row[0] - 1].append(row[1:])
@@ -189,8 +190,7 @@ class BatchedReads:
         params = {"account": account_id, "batch": _encode(items).decode(), "shard": shard.shard_id,
                   "group": shard.group}
         try:
-            async with checkout(shard.pool) as conn:
-                found = await fetch_all(conn, shard_statement(statement, shard.relation), params)
+            found = await self._fetch(shard.pool, shard_statement(statement, shard.relation), params)
         except errors.UndefinedTable:  # dropped after it moved
             return None
         answers: list[list[tuple]] = [[] for _ in items]
@@ -201,6 +201,19 @@ class BatchedReads:
                 answers[row[0] - 1].append(row[3:])
         return answers
 
+    async def _fetch(self, pool: AsyncConnectionPool, text: str, params: dict[str, Any]) -> list[tuple]:
+        """``text``'s rows on a connection of ``pool``, kept for the next read (``WarmPool``)."""
+        warm = self._warm.get(pool)
+        if warm is None:
+            warm = self._warm[pool] = WarmPool(pool)
+        conn = await warm.get()
+        try:
+            return await fetch_all(conn, text, params)
+        finally:
+            await warm.put(conn)
+
     async def close(self) -> None:
         for batches in self._batches.values():
             await batches.close()
+        for warm in self._warm.values():
+            await warm.close()

@@ -22,6 +22,7 @@ from litestar.exceptions import ValidationException
 
 import app
 import sync
+from app.db.prepared import positional
 from app.events.types import Cursor
 from app.events.webhooks import addresses
 from app.gate import keys, ledger, middleware, shortcut
@@ -157,6 +158,8 @@ REGEX_USES = {
     and addresses._HOST.fullmatch("example.com") is not None,
     "app.gate.shortcut._DIGITS": lambda: shortcut._DIGITS.fullmatch(b"5\n") is None
     and shortcut._DIGITS.fullmatch(b"5") is not None,
+    # Not a validator: it finds the placeholders of our own statements, a newline after one included.
+    "app.db.prepared._PLACEHOLDER": lambda: positional("SELECT %(a)s\n") == (b"SELECT $1\n", ("a",)),
     # Not a validator: it finds the characters the ledger's COPY text must escape.
     "app.gate.ledger._SPECIAL": lambda: ledger._SPECIAL.search("abc\n") is not None,
 }

@@ -1,0 +1,93 @@
+"""``WarmPool``: the connection kept between back-to-back reads, and given back when idle."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from psycopg_pool import AsyncConnectionPool
+
+from app.db.pool import WarmPool
+
+
+@pytest.fixture
+async def pool(database_url):
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=2, kwargs={"autocommit": True},
+                                   open=False, timeout=5) as pool:
+        yield pool
+
+
+def checkouts(pool: AsyncConnectionPool) -> int:
+    return pool.get_stats().get("requests_num", 0)
+
+
+async def test_back_to_back_reads_share_one_checkout(pool):
+    warm = WarmPool(pool, hold=5)
+    first = await warm.get()
+    await warm.put(first)
+    assert warm.holding
+    again = await warm.get()
+    assert again is first and checkouts(pool) == 1
+    await warm.put(again)
+    await warm.close()
+    assert not warm.holding
+    both = [await pool.getconn(timeout=2), await pool.getconn(timeout=2)]  # the pool's max: none held
+    for conn in both:
+        await pool.putconn(conn)
+
+
+async def test_a_kept_connection_goes_back_to_the_pool_once_idle(pool):
+    warm = WarmPool(pool, hold=0.05)
+    conn = await warm.get()
+    await warm.put(conn)
+    for _ in range(100):
+        if not warm.holding:
+            break
+        await asyncio.sleep(0.01)
+    assert not warm.holding
+    async with pool.connection(timeout=1) as pooled:  # the pool has it again
+        assert not pooled.closed
+    await warm.close()
+
+
+async def test_a_reused_connection_postpones_its_return(pool):
+    warm = WarmPool(pool, hold=0.2)
+    conn = await warm.get()
+    await warm.put(conn)
+    for _ in range(4):  # used every 0.1 s: never idle for a whole hold
+        await asyncio.sleep(0.1)
+        conn = await warm.get()
+        await warm.put(conn)
+        assert warm.holding
+    await warm.close()
+
+
+async def test_a_connection_in_a_transaction_is_not_kept(pool):
+    warm = WarmPool(pool, hold=5)
+    conn = await warm.get()
+    await conn.execute("BEGIN")
+    await warm.put(conn)
+    assert not warm.holding
+    await warm.close()
+
+
+async def test_a_kept_connection_whose_backend_ended_is_not_handed_out(pool, db):
+    warm = WarmPool(pool, hold=5)
+    conn = await warm.get()
+    (pid,) = await (await conn.execute("SELECT pg_backend_pid()")).fetchone()
+    await warm.put(conn)
+    db.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    await asyncio.sleep(0.2)  # the server's goodbye reaches the socket
+    fresh = await warm.get()
+    assert fresh is not conn
+    assert await (await fresh.execute("SELECT 1")).fetchone() == (1,)
+    await warm.put(fresh)
+    await warm.close()
+
+
+async def test_after_close_nothing_is_kept(pool):
+    warm = WarmPool(pool, hold=5)
+    await warm.close()
+    conn = await warm.get()
+    await warm.put(conn)
+    assert not warm.holding
