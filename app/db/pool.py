@@ -80,15 +80,20 @@ class WarmPool:
     read). It stays checked out meanwhile, so the pool's bound counts it; a connection
     that is not idle and healthy goes straight back to the pool, and one kept is handed
     out again only after the same quiet-socket check as a checkout (``_socket_quiet``).
+    However busy the reads, a connection goes back to the pool ``lease`` seconds after it
+    came out of it, so the pool's own upkeep (``max_lifetime``, its checks) still reaches it.
     """
 
-    __slots__ = ("pool", "hold", "_spare", "_used", "_timer", "_returns", "_closed")
+    __slots__ = ("pool", "hold", "lease", "_spare", "_used", "_taken", "_timer", "_returns", "_closed")
 
-    def __init__(self, pool: AsyncConnectionPool, hold: float = 0.02) -> None:
+    def __init__(self, pool: AsyncConnectionPool, hold: float = 0.02, lease: float = 5.0) -> None:
         self.pool = pool
         self.hold = hold
+        self.lease = lease
         self._spare: AsyncConnection | None = None
         self._used = 0.0
+        #: When each connection handed out came out of the pool.
+        self._taken: weakref.WeakKeyDictionary[AsyncConnection, float] = weakref.WeakKeyDictionary()
         self._timer: asyncio.TimerHandle | None = None
         self._returns: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -103,14 +108,17 @@ class WarmPool:
             if _socket_quiet(conn):
                 return conn
             await self.pool.putconn(conn)  # the pool discards it if it is broken
-        return await self.pool.getconn()
+        conn = await self.pool.getconn()
+        self._taken[conn] = time.monotonic()
+        return conn
 
     async def put(self, conn: AsyncConnection) -> None:
-        if (self._spare is not None or self._closed or conn.broken
+        now = time.monotonic()
+        if (self._spare is not None or self._closed or conn.broken or now - self._taken.get(conn, 0.0) > self.lease
                 or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE):
             await self.pool.putconn(conn)
             return
-        self._spare, self._used = conn, time.monotonic()
+        self._spare, self._used = conn, now
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.hold, self._expire)
 

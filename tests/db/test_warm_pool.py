@@ -62,6 +62,21 @@ async def test_a_reused_connection_postpones_its_return(pool):
     await warm.close()
 
 
+async def test_however_busy_a_connection_goes_back_to_the_pool_after_its_lease(pool):
+    warm = WarmPool(pool, hold=5, lease=0.2)
+    conn = await warm.get()
+    await warm.put(conn)
+    await asyncio.sleep(0.3)  # used again and again, but out of the pool longer than its lease
+    again = await warm.get()
+    assert again is conn
+    await warm.put(again)
+    assert not warm.holding
+    fresh = await warm.get()  # from the pool again
+    assert checkouts(pool) == 2
+    await warm.put(fresh)
+    await warm.close()
+
+
 async def test_a_connection_in_a_transaction_is_not_kept(pool):
     warm = WarmPool(pool, hold=5)
     conn = await warm.get()
