@@ -97,7 +97,7 @@ class Settings:
     db_idle_in_transaction_timeout: float = _setting(10.0, "Longest an API connection may sit idle "
         "inside a transaction (seconds; PostgreSQL's idle_in_transaction_session_timeout): then "
         "the server ends its session. 0: none.", float, check=rules.non_negative)
-    ledger_interval: float = _setting(0.5, "Seconds between two writes of an API process's usage-ledger "
+    ledger_interval: float = _setting(0.1, "Seconds between two writes of an API process's usage-ledger "
         "rows (sooner when 1,000 wait): how late a request's row lands, and at most how much of its "
         "requests a process that dies loses from the ledger.", float, check=rules.positive)
 
