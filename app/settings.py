@@ -84,12 +84,9 @@ class Settings:
     )
     db_pool_min: int = _setting(2, "Minimum connections in each process's pool.", int, check=rules.positive)
     db_pool_max: int = _setting(10, "Maximum connections in each process's pool.", int, check=rules.positive)
-    db_wait_timeout: float = _setting(
-        1.0,
-        "Longest wait for a database connection (a pool checkout, the meter's reconnect) "
-        "before a request answers 503 database_unavailable (seconds).",
-        float, check=rules.positive,
-    )
+    db_wait_timeout: float = _setting(1.0, "Longest wait for a database connection (a pool checkout, the "
+        "meter's reconnect) before a request answers 503 database_unavailable (seconds).", float,
+        check=rules.positive)
     # On the API process's connections (app/db/pool.py); 0: off, as in PostgreSQL.
     db_statement_timeout: float = _setting(30.0, "Longest statement on an API connection "
         "(seconds; PostgreSQL's statement_timeout): then it is cancelled and the request fails. 0: none.", float,
