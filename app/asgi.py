@@ -21,6 +21,7 @@ from app.db.pool import create_pool, pool_conninfo, pool_kwargs
 from app.db.shard_reads import ReadPools
 from app.errors import exception_handlers
 from app.gate import Gatekeeper, LedgerWriter, Meter, refuse_ungated_routes
+from app.gate.allowance import hold_seconds
 from app.gate.listener import ChangeListener
 from app.gate.shares import Shares
 from app.gate.state import GateRuntime
@@ -103,7 +104,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         read_pools = app.state.read_pools = ReadPools(read_pool, settings, coordinator=pool if direct else None)
         app.state.batched_reads = BatchedReads(read_pool, route=read_pools)
         app.state.meter = Meter(pool)
-        gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter)
+        gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter, hold=hold_seconds(settings.ledger_interval))
         # What the gatekeeper holds is used only while this listener hears of every change.
         listener = ChangeListener(pool_conninfo(pool), gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
         gatekeeper.trust(listener)

@@ -95,8 +95,8 @@ class Settings:
         "inside a transaction (seconds; PostgreSQL's idle_in_transaction_session_timeout): then "
         "the server ends its session. 0: none.", float, check=rules.non_negative)
     ledger_interval: float = _setting(0.1, "Seconds between two writes of an API process's usage-ledger "
-        "rows (sooner when 1,000 wait): how late a request's row lands, and at most how much of its "
-        "requests a process that dies loses from the ledger.", float, check=rules.positive)
+        "rows (sooner when 1,000 wait): how late a row lands, how much a process that dies loses at most, "
+        "and, plus 1.5 s, how long a request at a limit may wait for allowances out.", float, check=rules.positive)
 
     # --- API ---------------------------------------------------------------------
     api_host: str = _setting("127.0.0.1", "Address the API binds to.", str)

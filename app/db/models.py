@@ -51,6 +51,9 @@ class Organization(Base):
     minute_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     day_window: Mapped[datetime | None]
     day_used: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    # Until when an allowance reserved for an API process may still give admissions back:
+    # till then the gate defers a request that does not fit instead of refusing it.
+    reserved_until: Mapped[datetime | None]
     created_at: Mapped[datetime] = created_at_column()
 
     __table_args__ = (

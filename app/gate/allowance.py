@@ -8,8 +8,10 @@ counted, and debited, exactly as if the statement had admitted it at that moment
 An allowance holds for one minute window (the database's clock) and for at most
 ``LEASE_SECONDS``; what is left of it when it ends goes back to the organization row
 (``Unused``, written by ``app.gate.ledger``), so the counters and the balance come back to
-what the ledger rows say. How much is reserved follows the organization's recent rate in
-this process (``wish``): about ``TARGET_SECONDS`` of its requests.
+what the ledger rows say. Until it is surely back (``hold_seconds``), a request that does
+not fit is deferred, not refused, so exactly min(requests, room) pass across processes. How
+much is reserved follows the organization's recent rate in this process (``wish``): about
+``TARGET_SECONDS`` of its requests.
 """
 
 from __future__ import annotations
@@ -28,7 +30,18 @@ MAX_EXTRA = 10_000
 #: clock), so no request it admits is counted in a window the database has already left.
 MINUTE_MARGIN = 0.05
 
+#: How long after its lease ends an allowance's rest is surely back on the organization
+#: row, beyond the ledger writer's interval (the writer's round trip, a late flush).
+RETURN_MARGIN = 0.5
+
 MINUTE = timedelta(minutes=1)
+
+
+def hold_seconds(ledger_interval: float) -> float:
+    """Seconds from an allowance's reservation until what is left of it is surely back: its
+    lease, then the ledger writer's next write (every ``ledger_interval``). Until then the
+    gate statement defers a request that does not fit instead of refusing it."""
+    return LEASE_SECONDS + ledger_interval + RETURN_MARGIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,10 @@ A request whose key and account are known and whose organization has an allowanc
 admitted here (``admit_here``), in a few microseconds, with the same verdicts (403, 404, 409)
 the statement would give. Any other request goes to the ``Meter`` (``admit``: one
 statement per batch, as it always did), asking for an allowance sized to the
-organization's recent rate. Without a live listener nothing is held and every request goes
-to the statement.
+organization's recent rate. A request the statement defers (it did not fit while an
+allowance was out) is taken from this process's allowance if it holds one, else asked
+again, for a final answer, once the reservation has ended (``_after_reservations``).
+Without a live listener nothing is held and every request goes to the statement.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from app.gate.allowance import Allowance, Demand, Unused
-from app.gate.statement import GateResult, MeterRequest
+from app.gate.statement import DEFAULT_HOLD, GateResult, MeterRequest
 from app.params import BIGINT_MAX
 
 logger = logging.getLogger(__name__)
@@ -39,6 +41,8 @@ logger = logging.getLogger(__name__)
 KNOWN_SECONDS = 30.0
 #: Most keys (and, apart, accounts) a process holds; past it, it starts again from nothing.
 MAX_HELD = 100_000
+#: Longest a deferred request waits for the allowances out to end (``_after_reservations``).
+MAX_DEFER_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +81,14 @@ class Trust:
 
 
 class Gatekeeper:
-    def __init__(self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trusted | None = None) -> None:
+    def __init__(
+        self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trusted | None = None,
+        *, hold: float = DEFAULT_HOLD,
+    ) -> None:
         self._meter = meter
         self._trust: Trusted = trust or Trust()
+        #: Seconds until an allowance's rest is surely back (``app.gate.allowance.hold_seconds``).
+        self._hold = hold
         self._keys: dict[bytes, KnownKey] = {}
         self._accounts: dict[tuple[int, int], KnownAccount] = {}
         #: Per organization: the allowance in use, and the one asked for when it ran low.
@@ -140,11 +149,17 @@ class Gatekeeper:
             return None
         if allowance.running_low():
             self._refill(key_hash, org, allowance, mono)
-        self._demand[org].count += 1
-        self.admitted_locally += 1
         permitted = permission in key.permissions
+        return self._taken(allowance, key.key_id, permitted, 403 if not permitted else verdict, token, mono)
+
+    def _taken(
+        self, allowance: Allowance, key_id: int, permitted: bool, verdict: int | None, token: str | None, mono: float
+    ) -> GateResult:
+        """The result of a request admitted from ``allowance`` (its admission just taken)."""
+        self._demand[allowance.organization_id].count += 1
+        self.admitted_locally += 1
         return GateResult(
-            key.key_id, org, True, permitted, 403 if not permitted else verdict, token, True,
+            key_id, allowance.organization_id, True, permitted, verdict, token, True,
             allowance.limit_minute, allowance.limit_day, allowance.minute_used + allowance.taken,
             allowance.day_used + allowance.taken, allowance.clock(mono),
         )
@@ -174,7 +189,7 @@ class Gatekeeper:
         wish = self._demand[org].wish(mono)
         if not wish:
             return
-        ask = MeterRequest(key_hash, "", None, "", "", wish=wish, counts=False)
+        ask = MeterRequest(key_hash, "", None, "", "", wish=wish, counts=False, hold=self._hold)
         self._refills[org] = asyncio.get_running_loop().create_task(self._ask(org, ask))
 
     async def _ask(self, org: int, ask: MeterRequest) -> None:
@@ -201,8 +216,27 @@ class Gatekeeper:
         if key is not None and self._current(key.organization_id, mono) is None:
             wish = self._demand[key.organization_id].wish(mono)
         generation = self._generation
-        result = await self._meter(replace(request, wish=wish) if wish else request)
+        result = await self._meter(replace(request, wish=wish, hold=self._hold) if wish else request)
         self._learn(request, result, time.monotonic(), keep=trusted and generation == self._generation)
+        if result.deferred:
+            return await self._after_reservations(request, result)
+        return result
+
+    async def _after_reservations(self, request: MeterRequest, deferred: GateResult) -> GateResult:
+        """A request that did not fit while allowances were out: admitted from this
+        process's own allowance if it holds one with room, else asked again once the
+        reservations have surely ended (what they left is back by then), for a final answer."""
+        key_id, org = deferred.key_id, deferred.organization_id
+        assert key_id is not None and org is not None  # deferred: the key was found
+        for wait in (0.0, min(deferred.retry_in, MAX_DEFER_SECONDS)):
+            if wait:
+                await asyncio.sleep(wait)
+            mono = time.monotonic()
+            allowance = self._current(org, mono)
+            if allowance is not None and allowance.take(mono):
+                return self._taken(allowance, key_id, deferred.permitted, deferred.verdict, deferred.upstream_token, mono)
+        result = await self._meter(replace(request, wish=0, final=True))
+        self._learn(request, result, time.monotonic(), keep=False)
         return result
 
     def _learn(self, request: MeterRequest, result: GateResult, mono: float, *, keep: bool) -> None:

@@ -11,7 +11,9 @@ account) and the account's upstream credential (as stored, encrypted); and reser
 organization's **allowance**: up to ``wish`` more admissions, each with its credit, that
 the process then grants on its own. An allowance is
 at most an eighth of what is left in either window and of the balance, so near a limit it
-shrinks to nothing and every request is decided here again. The row lock makes counting
+shrinks to nothing and every request is decided here again. Until an allowance's rest is
+surely back (``organizations.reserved_until``), a request that does not fit is **deferred**
+instead of refused, unless it is ``final`` (it waited once). The row lock makes counting
 exact across all API processes. It commits with ``synchronous_commit = off``
 (docs/api-decisions.md, "Durability of metering").
 
@@ -33,6 +35,7 @@ from psycopg import AsyncConnection, AsyncCursor
 from psycopg.rows import RowMaker
 
 from app.envelope import Cache, Credits, Meta, RateLimits
+from app.gate.allowance import hold_seconds
 from app.params import BIGINT_MAX  # account ids outside 1..BIGINT_MAX name no account
 
 GATE_SQL = """
@@ -47,33 +50,40 @@ request AS (
     -- exist (outside bigint), so it never reaches a cast, and the account check says 404.
     -- wish: the allowance the process asks for (the same for every request of one
     -- organization); counts: false for a row that only asks for the next allowance (the
-    -- process's refill, no request of its own). The batch arrives as one JSON array of rows
+    -- process's refill, no request of its own); hold: how long the asking process may keep
+    -- an allowance, until its rest is back (seconds); final: decide the request even while
+    -- reservations are out (it waited for them once). The batch arrives as one JSON array of rows
     -- (one parameter, encoded in C: typed arrays cost the API more Python per request than
     -- the rest of the gate).
     SELECT r.n, decode(r.e->>0, 'hex') AS key_hash, r.e->>1 AS permission,
            (r.e->>2)::bigint AS account_id, (r.e->>3)::boolean AS account_named,
-           (r.e->>4)::bigint AS wish, (r.e->>5)::boolean AS counts
+           (r.e->>4)::bigint AS wish, (r.e->>5)::boolean AS counts, (r.e->>6)::float8 AS hold,
+           (r.e->>7)::boolean AS final
     FROM jsonb_array_elements(%(batch)s::jsonb) WITH ORDINALITY AS r(e, n)
 ),
 caller AS (
-    -- place: the request's rank among its organization's requests in this batch (rows that
-    -- only ask for an allowance come after them, and are never admitted)
-    SELECT r.n, r.counts, k.id AS key_id, k.key_hash, k.organization_id, k.role, k.expires_at,
-           row_number() OVER (PARTITION BY k.organization_id ORDER BY NOT r.counts, r.n) AS place,
+    -- place: the request's rank among its organization's requests in this batch (final ones
+    -- first; rows that only ask for an allowance come after them, and are never admitted)
+    SELECT r.n, r.counts, r.final, k.id AS key_id, k.key_hash, k.organization_id, k.role, k.expires_at,
+           row_number() OVER (PARTITION BY k.organization_id ORDER BY NOT r.counts, NOT r.final, r.n)
+               AS place,
            max(r.n) OVER (PARTITION BY k.organization_id) AS last_n
     FROM request r JOIN api_keys k ON k.key_hash = r.key_hash AND k.revoked_at IS NULL
          AND (k.expires_at IS NULL OR k.expires_at > now())  -- a rotated key's overlap
 ),
 wanted AS (
-    SELECT c.organization_id, count(*) FILTER (WHERE c.counts) AS n, max(r.wish) AS wish
+    SELECT c.organization_id, count(*) FILTER (WHERE c.counts) AS n, max(r.wish) AS wish,
+           count(*) FILTER (WHERE c.counts AND c.final) AS finals, max(r.hold) AS hold
     FROM caller c JOIN request r ON r.n = c.n
     GROUP BY c.organization_id
 ),
 locked AS (
     -- The newest version of each organization row, locked until the transaction ends (in
     -- id order: two batches lock their organizations in the same order, so never deadlock).
-    SELECT o.id, w.n, w.wish, o.limit_minute, o.limit_day, o.credit_balance, o.minute_window,
-           o.day_window,
+    SELECT o.id, w.n, w.wish, w.finals, w.hold, o.limit_minute, o.limit_day, o.credit_balance,
+           o.minute_window, o.day_window, o.reserved_until,
+           -- pending: an allowance reserved for some process may still give admissions back
+           coalesce(o.reserved_until > now(), false) AS pending,
            CASE WHEN o.minute_window >= c.minute_start THEN o.minute_used ELSE 0 END AS minute_used,
            CASE WHEN o.day_window >= c.day_start THEN o.day_used ELSE 0 END AS day_used,
            c.minute_start, c.day_start
@@ -82,11 +92,17 @@ locked AS (
     FOR NO KEY UPDATE OF o
 ),
 admitting AS (
-    -- admitted: how many of the organization's requests (the first ones) fit both windows
+    -- admitted: how many of the organization's requests (the first ones) fit both windows;
+    -- while reservations are out, only the final ones past the balance (a 402 now) and
+    -- none past a window (a 429): the others are deferred, not refused
     SELECT l.*,
-           least(l.n, greatest(l.limit_minute - l.minute_used, 0),
-                 greatest(l.limit_day - l.day_used, 0)) AS admitted
+           CASE WHEN l.pending THEN least(f.fits, greatest(l.finals, l.credit_balance)) ELSE f.fits END
+               AS admitted
     FROM locked l
+    CROSS JOIN LATERAL (
+        SELECT least(l.n, greatest(l.limit_minute - l.minute_used, 0),
+                     greatest(l.limit_day - l.day_used, 0)) AS fits
+    ) f
 ),
 plan AS (
     -- extra: the allowance, at most an eighth of what the admitted requests leave in each
@@ -106,7 +122,10 @@ charged AS (
         minute_used = p.minute_used + p.admitted + p.extra,
         day_window = greatest(p.day_window, p.day_start),
         day_used = p.day_used + p.admitted + p.extra,
-        credit_balance = greatest(p.credit_balance - p.admitted - p.extra, 0)
+        credit_balance = greatest(p.credit_balance - p.admitted - p.extra, 0),
+        reserved_until = CASE WHEN p.extra > 0
+                              THEN greatest(p.reserved_until, now() + make_interval(secs => p.hold))
+                              ELSE p.reserved_until END
     FROM plan p
     WHERE o.id = p.id AND p.admitted + p.extra > 0
     RETURNING o.id
@@ -114,6 +133,8 @@ charged AS (
 judged AS (
     SELECT cr.n, cr.key_id, cr.key_hash, cr.organization_id, cr.place, cr.last_n, cr.expires_at,
            cr.counts AND cr.place <= p.admitted AS counted,
+           cr.counts AND cr.place > p.admitted AND p.pending AND NOT cr.final AS deferred,
+           p.reserved_until,
            cr.place <= p.credit_balance AS funded,
            EXISTS (
                SELECT 1 FROM role_permissions rp
@@ -160,13 +181,19 @@ SELECT j.key_id,
        -- every request of the batch was admitted, so they are the last request's counters
        CASE WHEN j.n = j.last_n THEN j.extra ELSE 0 END AS extra,
        j.minute_start,
-       j.day_start
+       j.day_start,
+       coalesce(j.deferred, false) AS deferred,
+       CASE WHEN j.deferred THEN extract(epoch FROM j.reserved_until - now())::float8 ELSE 0 END
+           AS retry_in
 FROM request r
 LEFT JOIN judged j ON j.n = r.n
 ORDER BY r.n
 """
 
 _encode_json = msgspec.json.Encoder().encode
+
+#: An allowance's hold at the ledger writer's default interval (the gatekeeper passes its own).
+DEFAULT_HOLD = hold_seconds(0.1)
 
 
 @dataclass(slots=True)  # not frozen: built on every request (see GateResult)
@@ -190,6 +217,11 @@ class MeterRequest:
     wish: int = 0
     #: False: no request, only the ask for the next allowance (``app.gate.keeper``'s refill).
     counts: bool = True
+    #: With ``wish``: seconds until what is left of the allowance is surely back (its
+    #: longest use and the ledger writer's interval, with a margin).
+    hold: float = DEFAULT_HOLD
+    #: Decide the request even while reservations are out: it was deferred once already.
+    final: bool = False
 
     @classmethod
     def of(
@@ -233,6 +265,11 @@ class GateResult:
     extra: int = 0
     minute_start: datetime | None = None
     day_start: datetime | None = None
+    #: Neither admitted nor refused: it did not fit while allowances reserved for processes
+    #: (this one or others) may still give admissions back; ask again, ``final``, after
+    #: ``retry_in`` seconds, when they have surely ended.
+    deferred: bool = False
+    retry_in: float = 0.0
 
     @property
     def authenticated(self) -> bool:
@@ -265,7 +302,10 @@ class GateResult:
 
 
 def _gate_params(requests: list[MeterRequest]) -> dict[str, str]:
-    rows = [(r.key_hash.hex(), r.permission, r.account_id, r.account_named, r.wish, r.counts) for r in requests]
+    rows = [
+        (r.key_hash.hex(), r.permission, r.account_id, r.account_named, r.wish, r.counts, r.hold, r.final)
+        for r in requests
+    ]
     return {"batch": _encode_json(rows).decode()}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 from psycopg_pool import AsyncConnectionPool
@@ -247,3 +248,57 @@ async def test_a_row_that_only_asks_for_an_allowance_is_not_counted(pool, db, ma
     assert [r.extra for r in results] == [0, 40]
     assert results[1].minute_used == 1  # the allowance starts after the batch's one request
     assert usage_of(db, org) == (41, 10_000 - 41)
+
+
+# --- while an allowance is out ---------------------------------------------------------------
+
+
+def reserved_until(db, org: int):
+    return db.execute("SELECT reserved_until - now() FROM organizations WHERE id = %s", (org,)).fetchone()[0]
+
+
+@pytest.mark.parametrize(
+    ("limits", "refusal"),
+    [
+        ({"credits": 17, "limit_minute": 100_000, "limit_day": 100_000}, "402"),  # (17 - 1) / 8 = 2
+        ({"credits": 10_000, "limit_minute": 100_000, "limit_day": 17}, "429"),
+    ],
+    ids=["balance", "window"],
+)
+async def test_a_request_that_does_not_fit_while_an_allowance_is_out_is_deferred_until_it_is_back(
+    pool, db, make_org, make_key, connect_account, limits, refusal
+):
+    org = make_org(**limits)
+    connect_account(org, 42)
+    key = make_key(org)
+    (granted,) = await _one_statement(pool, [replace(request(key, wish=1000), hold=1.5)])
+    assert granted.extra == 2
+    assert timedelta(seconds=1.3) < reserved_until(db, org) <= timedelta(seconds=1.5)
+    rest = await _one_statement(pool, [request(key)] * 14)  # 1 + 2 reserved + 14: nothing left
+    assert all(r.counted and r.debited for r in rest)
+
+    late, final = await _one_statement(pool, [request(key), replace(request(key), final=True)])
+
+    # Not refused while the reserved two may come back: asked again after retry_in.
+    assert late.deferred and not late.counted and 1.0 < late.retry_in <= 1.5
+    assert late.permitted and late.verdict is None
+    # A final request is decided: the refusal it would have had without the allowance.
+    assert not final.deferred
+    if refusal == "402":
+        assert final.counted and not final.debited
+    else:
+        assert not final.counted
+    assert usage_of(db, org)[0] == 17 + (refusal == "402")  # the deferred one is not counted
+
+
+async def test_no_request_is_deferred_once_the_reservation_has_ended(pool, db, make_org, make_key, connect_account):
+    org = make_org(credits=17)
+    connect_account(org, 42)
+    key = make_key(org)
+    (granted,) = await _one_statement(pool, [replace(request(key, wish=1000), hold=0.2)])
+    await _one_statement(pool, [request(key)] * 14)
+    await asyncio.sleep(0.3)
+
+    (refused,) = await _one_statement(pool, [request(key)])
+
+    assert granted.extra == 2 and not refused.deferred and refused.counted and not refused.debited
