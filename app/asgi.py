@@ -104,7 +104,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         read_pools = app.state.read_pools = ReadPools(read_pool, settings, coordinator=pool if direct else None)
         app.state.batched_reads = BatchedReads(read_pool, route=read_pools)
         app.state.meter = Meter(pool)
-        gatekeeper = gate.gatekeeper = Gatekeeper(app.state.meter, hold=hold_seconds(settings.ledger_interval))
+        gatekeeper = gate.gatekeeper = Gatekeeper(
+            app.state.meter, hold=hold_seconds(settings.ledger_interval), max_deferred=settings.org_share_deferred
+        )
         # What the gatekeeper holds is used only while this listener hears of every change.
         listener = ChangeListener(pool_conninfo(pool), gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
         gatekeeper.trust(listener)

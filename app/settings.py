@@ -33,14 +33,8 @@ from app.setting_values import (
 )
 
 
-def _setting(
-    default: Any,
-    doc: str,
-    parse: Callable[[str], Any] | None = None,
-    *,
-    secret: bool = False,
-    check: Callable[[Any], str | None] | None = None,
-) -> Any:
+def _setting(default: Any, doc: str, parse: Callable[[str], Any] | None = None, *, secret: bool = False,
+             check: Callable[[Any], str | None] | None = None) -> Any:
     """Declare a setting: its default, its description, how to parse its variable and the
     rule its value keeps (``check``, from ``app.setting_values``).
 
@@ -178,6 +172,9 @@ class Settings:
     org_share_expensive_reads: int = _setting(4, "Aggregate reads (earnings chart, campaigns "
         "overview and chart, tracking-link stats) one organization runs at once in one API process.", int,
         check=rules.positive)
+    org_share_deferred: int = _setting(64, "Requests of one organization one API process holds at once "
+        "while they wait, at a rate limit or a spent balance, for allowances out to end (docs/api-decisions.md, "
+        "\"Allowances\"); past it they are answered at once.", int, check=rules.positive)
 
     api_shutdown_timeout: float = _setting(
         10.0,

@@ -54,6 +54,8 @@ class Organization(Base):
     # Until when an allowance reserved for an API process may still give admissions back:
     # till then the gate defers a request that does not fit instead of refusing it.
     reserved_until: Mapped[datetime | None]
+    # The admissions those allowances reserved: at most that many requests wait for them.
+    reserved: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     created_at: Mapped[datetime] = created_at_column()
 
     __table_args__ = (

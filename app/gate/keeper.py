@@ -83,12 +83,16 @@ class Trust:
 class Gatekeeper:
     def __init__(
         self, meter: Callable[[MeterRequest], Awaitable[GateResult]], trust: Trusted | None = None,
-        *, hold: float = DEFAULT_HOLD,
+        *, hold: float = DEFAULT_HOLD, max_deferred: int = 64,
     ) -> None:
         self._meter = meter
         self._trust: Trusted = trust or Trust()
         #: Seconds until an allowance's rest is surely back (``app.gate.allowance.hold_seconds``).
         self._hold = hold
+        #: Per organization: its deferred requests waiting now, at most ``max_deferred``
+        #: (``RELAY_ORG_SHARE_DEFERRED``): a waiting request holds a connection.
+        self._waiting: dict[int, int] = {}
+        self._max_deferred = max_deferred
         self._keys: dict[bytes, KnownKey] = {}
         self._accounts: dict[tuple[int, int], KnownAccount] = {}
         #: Per organization: the allowance in use, and the one asked for when it ran low.
@@ -228,16 +232,34 @@ class Gatekeeper:
         reservations have surely ended (what they left is back by then), for a final answer."""
         key_id, org = deferred.key_id, deferred.organization_id
         assert key_id is not None and org is not None  # deferred: the key was found
-        for wait in (0.0, min(deferred.retry_in, MAX_DEFER_SECONDS)):
-            if wait:
-                await asyncio.sleep(wait)
-            mono = time.monotonic()
-            allowance = self._current(org, mono)
-            if allowance is not None and allowance.take(mono):
-                return self._taken(allowance, key_id, deferred.permitted, deferred.verdict, deferred.upstream_token, mono)
+        taken = self._take_deferred(deferred, key_id, org)
+        if taken is not None:
+            return taken
+        # No more wait than what may come back could serve (``reserved``), nor than the share.
+        waiting = self._waiting.get(org, 0)
+        if waiting < min(deferred.reserved, self._max_deferred):
+            self._waiting[org] = waiting + 1
+            try:
+                await asyncio.sleep(min(deferred.retry_in, MAX_DEFER_SECONDS))
+            finally:
+                if self._waiting[org] == 1:
+                    del self._waiting[org]
+                else:
+                    self._waiting[org] -= 1
+            taken = self._take_deferred(deferred, key_id, org)
+            if taken is not None:
+                return taken
         result = await self._meter(replace(request, wish=0, final=True))
         self._learn(request, result, time.monotonic(), keep=False)
         return result
+
+    def _take_deferred(self, deferred: GateResult, key_id: int, org: int) -> GateResult | None:
+        """The deferred request admitted from this process's allowance, if it holds one with room."""
+        mono = time.monotonic()
+        allowance = self._current(org, mono)
+        if allowance is None or not allowance.take(mono):
+            return None
+        return self._taken(allowance, key_id, deferred.permitted, deferred.verdict, deferred.upstream_token, mono)
 
     def _learn(self, request: MeterRequest, result: GateResult, mono: float, *, keep: bool) -> None:
         self._clock_offset = result.at - time.time()

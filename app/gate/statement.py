@@ -83,7 +83,9 @@ locked AS (
     SELECT o.id, w.n, w.wish, w.finals, w.hold, o.limit_minute, o.limit_day, o.credit_balance,
            o.minute_window, o.day_window, o.reserved_until,
            -- pending: an allowance reserved for some process may still give admissions back
+           -- (at most reserved: what the allowances reserved until then came to)
            coalesce(o.reserved_until > now(), false) AS pending,
+           CASE WHEN o.reserved_until > now() THEN o.reserved ELSE 0 END AS reserved,
            CASE WHEN o.minute_window >= c.minute_start THEN o.minute_used ELSE 0 END AS minute_used,
            CASE WHEN o.day_window >= c.day_start THEN o.day_used ELSE 0 END AS day_used,
            c.minute_start, c.day_start
@@ -125,7 +127,8 @@ charged AS (
         credit_balance = greatest(p.credit_balance - p.admitted - p.extra, 0),
         reserved_until = CASE WHEN p.extra > 0
                               THEN greatest(p.reserved_until, now() + make_interval(secs => p.hold))
-                              ELSE p.reserved_until END
+                              ELSE p.reserved_until END,
+        reserved = p.reserved + p.extra
     FROM plan p
     WHERE o.id = p.id AND p.admitted + p.extra > 0
     RETURNING o.id
@@ -134,7 +137,7 @@ judged AS (
     SELECT cr.n, cr.key_id, cr.key_hash, cr.organization_id, cr.place, cr.last_n, cr.expires_at,
            cr.counts AND cr.place <= p.admitted AS counted,
            cr.counts AND cr.place > p.admitted AND p.pending AND NOT cr.final AS deferred,
-           p.reserved_until,
+           p.reserved_until, p.reserved,
            cr.place <= p.credit_balance AS funded,
            EXISTS (
                SELECT 1 FROM role_permissions rp
@@ -184,7 +187,8 @@ SELECT j.key_id,
        j.day_start,
        coalesce(j.deferred, false) AS deferred,
        CASE WHEN j.deferred THEN extract(epoch FROM j.reserved_until - now())::float8 ELSE 0 END
-           AS retry_in
+           AS retry_in,
+       CASE WHEN j.deferred THEN j.reserved ELSE 0 END AS reserved
 FROM request r
 LEFT JOIN judged j ON j.n = r.n
 ORDER BY r.n
@@ -270,6 +274,8 @@ class GateResult:
     #: ``retry_in`` seconds, when they have surely ended.
     deferred: bool = False
     retry_in: float = 0.0
+    #: With ``deferred``: the most admissions that may come back (what was reserved meanwhile).
+    reserved: int = 0
 
     @property
     def authenticated(self) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.allowance import hold_seconds
@@ -29,10 +30,10 @@ INTERVAL = 0.1  # the ledger writer's: it gives an ended allowance's rest back
 
 
 class Process:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, max_deferred: int = 64) -> None:
         self.pool = AsyncConnectionPool(url, min_size=1, max_size=4, open=False)
         self.meter = Meter(self.pool)
-        self.keeper = Gatekeeper(self.meter, hold=hold_seconds(INTERVAL))
+        self.keeper = Gatekeeper(self.meter, hold=hold_seconds(INTERVAL), max_deferred=max_deferred)
         self.listener = ChangeListener(url, self.keeper.forget)
         self.ledger = LedgerWriter(self.pool, self.keeper.unused, interval=INTERVAL)
 
@@ -63,13 +64,23 @@ class Process:
         return await self.keeper.admit(MeterRequest.of(digest, PERMISSION, ACCOUNT, "GET", ROUTE))
 
 
-async def test_a_balance_is_spent_exactly_while_another_process_holds_part_of_it(
-    database_url, db, make_org, make_key, connect_account
-):
+@pytest.fixture
+def funded(make_org, make_key, connect_account) -> tuple[int, str]:
+    """An organization with 40 credits, its account and a key: (organization id, key)."""
     org = make_org(credits=40)
     connect_account(org, ACCOUNT)
-    key = make_key(org)
+    return org, make_key(org)
 
+
+def books(db, org: int) -> tuple[int, int]:
+    """(credit balance, requests counted in the day) of ``org``."""
+    return db.execute("SELECT credit_balance, day_used FROM organizations WHERE id = %s", (org,)).fetchone()
+
+
+async def test_a_balance_is_spent_exactly_while_another_process_holds_part_of_it(
+    database_url, db, funded
+):
+    org, key = funded
     async with Process(database_url) as a, Process(database_url) as b:
         # Two requests in a row: A's second reserves an allowance (4: an eighth of the 38
         # left), and A's third is admitted from it; 3 of it stay unused.
@@ -85,17 +96,13 @@ async def test_a_balance_is_spent_exactly_while_another_process_holds_part_of_it
     assert paid.count(True) == 40  # A's unused 3 came back and went to B's deferred requests
     assert sum(r.debited for r in in_b) == 37
     assert waited >= 1.0  # the deferred ones waited for A's allowance to end
-    balance, used = db.execute("SELECT credit_balance, day_used FROM organizations WHERE id = %s", (org,)).fetchone()
-    assert (balance, used) == (0, 48)
+    assert books(db, org) == (0, 48)
 
 
 async def test_a_deferred_request_takes_its_own_process_allowance_at_once(
-    database_url, db, make_org, make_key, connect_account
+    database_url, db, funded
 ):
-    org = make_org(credits=40)
-    connect_account(org, ACCOUNT)
-    key = make_key(org)
-
+    org, key = funded
     async with Process(database_url) as a, Process(database_url) as b:
         [await a.gate(key) for _ in range(3)]  # A holds 3 of a 4-admission allowance
         assert all(r.debited for r in await asyncio.gather(*(b.gate(key) for _ in range(34))))
@@ -107,5 +114,17 @@ async def test_a_deferred_request_takes_its_own_process_allowance_at_once(
 
     assert late.counted and late.debited and a.keeper.admitted_locally == 2
     assert waited < 0.5  # no wait for the reservation to end
-    balance, used = db.execute("SELECT credit_balance, day_used FROM organizations WHERE id = %s", (org,)).fetchone()
-    assert (balance, used) == (2, 38)  # A's last 2 came back at its end
+    assert books(db, org) == (2, 38)  # A's last 2 came back at its end
+
+
+async def test_no_more_requests_wait_than_the_share_nor_than_may_come_back(database_url, db, funded):
+    org, key = funded
+    async with Process(database_url) as a, Process(database_url, max_deferred=2) as b:
+        [await a.gate(key) for _ in range(3)]  # 4 reserved for A, 3 of them unused
+        in_b = await asyncio.gather(*(b.gate(key) for _ in range(45)))
+        assert not b.keeper._waiting  # nobody is left counted as waiting
+
+    # 34 fit at once; of the 11 deferred only 2 (the share) waited, and took 2 of A's 3;
+    # the other 9 were answered 402 at once.
+    assert sum(r.debited for r in in_b) == 36
+    assert books(db, org) == (1, 48)

@@ -281,6 +281,7 @@ async def test_a_request_that_does_not_fit_while_an_allowance_is_out_is_deferred
 
     # Not refused while the reserved two may come back: asked again after retry_in.
     assert late.deferred and not late.counted and 1.0 < late.retry_in <= 1.5
+    assert late.reserved == 2  # at most what may come back: no more need wait
     assert late.permitted and late.verdict is None
     # A final request is decided: the refusal it would have had without the allowance.
     assert not final.deferred
