@@ -82,9 +82,8 @@ locked AS (
     -- id order: two batches lock their organizations in the same order, so never deadlock).
     SELECT o.id, w.n, w.wish, w.finals, w.hold, o.limit_minute, o.limit_day, o.credit_balance,
            o.minute_window, o.day_window, o.reserved_until,
-           -- pending: an allowance reserved for some process may still give admissions back
-           -- (at most reserved: what the allowances reserved until then came to)
-           coalesce(o.reserved_until > now(), false) AS pending,
+           -- reserved: what the allowances reserved until reserved_until came to, the most
+           -- that may still come back (at least one while it is ahead: it moves with a grant)
            CASE WHEN o.reserved_until > now() THEN o.reserved ELSE 0 END AS reserved,
            CASE WHEN o.minute_window >= c.minute_start THEN o.minute_used ELSE 0 END AS minute_used,
            CASE WHEN o.day_window >= c.day_start THEN o.day_used ELSE 0 END AS day_used,
@@ -98,7 +97,7 @@ admitting AS (
     -- while reservations are out, only the final ones past the balance (a 402 now) and
     -- none past a window (a 429): the others are deferred, not refused
     SELECT l.*,
-           CASE WHEN l.pending THEN least(f.fits, greatest(l.finals, l.credit_balance)) ELSE f.fits END
+           CASE WHEN l.reserved > 0 THEN least(f.fits, greatest(l.finals, l.credit_balance)) ELSE f.fits END
                AS admitted
     FROM locked l
     CROSS JOIN LATERAL (
@@ -136,7 +135,7 @@ charged AS (
 judged AS (
     SELECT cr.n, cr.key_id, cr.key_hash, cr.organization_id, cr.place, cr.last_n, cr.expires_at,
            cr.counts AND cr.place <= p.admitted AS counted,
-           cr.counts AND cr.place > p.admitted AND p.pending AND NOT cr.final AS deferred,
+           cr.counts AND cr.place > p.admitted AND p.reserved > 0 AND NOT cr.final AS deferred,
            p.reserved_until, p.reserved,
            cr.place <= p.credit_balance AS funded,
            EXISTS (
