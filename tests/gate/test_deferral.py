@@ -22,6 +22,7 @@ from app.gate.ledger import LedgerWriter
 from app.gate.listener import ChangeListener
 from app.gate.meter import Meter
 from app.gate.statement import GateResult, MeterRequest
+from tests.fixtures.net import clear_of_minute_turn
 
 ACCOUNT = 42
 ROUTE = "/v1/{account_id:int}/probe"
@@ -66,7 +67,10 @@ class Process:
 
 @pytest.fixture
 def funded(make_org, make_key, connect_account) -> tuple[int, str]:
-    """An organization with 40 credits, its account and a key: (organization id, key)."""
+    """An organization with 40 credits, its account and a key: (organization id, key).
+    The test starts clear of a minute's turn: an allowance ends with its minute, and the
+    tests need A's to serve for its whole second."""
+    clear_of_minute_turn(5.0)
     org = make_org(credits=40)
     connect_account(org, ACCOUNT)
     return org, make_key(org)
