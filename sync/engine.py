@@ -15,9 +15,10 @@ resumes with the next page.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -42,7 +43,7 @@ from sync.metrics import record_head_check, record_pass
 from sync.pipeline import Page, pump
 from sync.resources import REGISTRY, Partition, Resource, interval_of, lookback_interval_of, lookback_of, resource
 from sync.staging_vacuum import StagingVacuum
-from sync.upstream_budget import UpstreamBudget
+from sync.upstream_budget import UpstreamBudget, take_slot
 from sync.writers import PageWriter, WriteCounts
 
 __all__ = ["SyncContext", "TaskRunner", "run_lease"]
@@ -184,9 +185,9 @@ class TaskRunner:
         query = head.request(since, now)
         body, rows = None, []
         if query is not None:
-            await self._take_slot(backfill=False)
             body = await self.ctx.upstream.get_json(
-                account, self.resource.path, params=query, decode=self.resource.decode_page
+                account, self.resource.path, params=query, decode=self.resource.decode_page,
+                before_attempt=self._slot_taker(paced=False),
             )
             rows = self.resource.rows(body)
         news, marks = head.news(body, rows, since, now, self.state.head_marks)
@@ -207,10 +208,10 @@ class TaskRunner:
         self.state = new_state
         return False
 
-    async def _take_slot(self, *, backfill: bool) -> None:
-        """A slot of the account's upstream budget; backfill slots yield to the others."""
-        if self.ctx.budget is not None:
-            await self.ctx.budget.acquire(self.lease.account_id, backfill=backfill)
+    def _slot_taker(self, *, paced: bool) -> Callable[[], Awaitable[None]]:
+        """Awaited before each attempt of an upstream request, a retry too (``take_slot``);
+        backfill and reconcile pages are ``paced``: they yield to incremental work."""
+        return functools.partial(take_slot, self.ctx.budget, self.lease.account_id, self.ctx.pacer if paced else None)
 
     async def _run_kind(
         self, kind: Kind, since: datetime | None, *, now: int | None = None, lookback: int = 0,
@@ -299,12 +300,8 @@ class TaskRunner:
         return PartitionPass(part, lo, hi, None)
 
     async def _fetch_page(self, w: PartitionPass, *, paced: bool) -> Page:
-        """One upstream page of the pass at its position, after a slot of the account's
-        budget (backfill and reconcile pages: a spare slot, after the process's pacer)."""
-        if paced:
-            async with self.ctx.pacer:
-                pass
-        await self._take_slot(backfill=paced)
+        """One upstream page of the pass at its position; each attempt after a slot of the
+        account's budget (``_slot_taker``)."""
         cursor = self.resource.cursor
         query = cursor.request(w.lo, w.hi, w.position, self.ctx.settings.sync_page_size)
         assert self.account is not None  # decrypted in run(), before any pass
@@ -314,6 +311,7 @@ class TaskRunner:
             path_params=w.partition.path_params,
             params={**w.partition.params, **query},
             decode=self.resource.decode_page,
+            before_attempt=self._slot_taker(paced=paced),
         )
         rows = self.resource.rows(body)
         next_position, oldest = cursor.advance(body, rows, w.lo, w.hi, w.position)

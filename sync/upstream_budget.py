@@ -1,12 +1,15 @@
 """The per-account upstream request budget, shared by all worker processes through PostgreSQL.
 
-Each upstream request of the sync first takes a time slot from the account's token bucket
-(``upstream_budget``, one row per account, ``RELAY_SYNC_UPSTREAM_RPS`` slots per second).
+Each attempt of an upstream request of the sync (a retry too: ``take_slot``) first takes a
+time slot from the account's token bucket (``upstream_budget``, one row per account,
+``RELAY_SYNC_UPSTREAM_RPS`` slots per second).
 Taking one is a single atomic upsert on the database's clock, so every process on every
 machine sees the same bucket and no two callers get the same slot:
 
 - **incremental** work *reserves*: the bucket may go negative, and the caller sleeps until
-  its slot (``-tokens / rate`` seconds). Reserving never loops and never loses its turn.
+  its slot (``-tokens / rate`` seconds). Reserving never loses its turn; only a caller
+  woken over a slot late (its process stalled) reserves once more, so the callers one
+  stall woke do not send together.
 - **backfill** (and reconcile) work only takes a token that is there now and leaves at least
   one for the next incremental request; otherwise it waits a slot and asks again. So
   incremental passes go first whenever both want the same account's budget.
@@ -18,6 +21,7 @@ upstream's own per-account limit, set to the same rate, sees no 429 from the syn
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 
 from psycopg_pool import AsyncConnectionPool
 
@@ -54,7 +58,7 @@ class UpstreamBudget:
             return 0.0
         params = {"account_id": account_id, "rate": self.rate, "burst": self.burst,
                   "spare": 1.0 if self.burst > 1 else 0.0}
-        waited = 0.0
+        waited, stale = 0.0, False
         while True:
             async with self.pool.connection() as conn:
                 cur = await conn.execute(_TAKE_SPARE if backfill else _RESERVE, params)
@@ -62,8 +66,36 @@ class UpstreamBudget:
             if row is not None:
                 delay = max(0.0, -row[0] / self.rate)
                 if delay:
-                    await asyncio.sleep(delay)
+                    woke = await _sleep_until(delay)
+                    if woke > 1.0 / self.rate and not backfill and not stale:
+                        # Woken over a slot late (this process stalled): the slot has
+                        # passed, and the callers the same stall woke would send together.
+                        stale = True
+                        waited += delay + woke
+                        continue
                 return waited + delay
             # Backfill: no spare token now; look again after one slot.
             await asyncio.sleep(1.0 / self.rate)
             waited += 1.0 / self.rate
+
+
+async def _sleep_until(delay: float) -> float:
+    """Sleep ``delay`` seconds; returns how much later than that it woke."""
+    loop = asyncio.get_running_loop()
+    due = loop.time() + delay
+    await asyncio.sleep(delay)
+    return loop.time() - due
+
+
+async def take_slot(
+    budget: UpstreamBudget | None, account_id: int, pacer: AbstractAsyncContextManager | None = None
+) -> None:
+    """What the sync awaits before each attempt of an upstream request, retries included,
+    so a retry after a 429 is paced like any request: a slot of the account's budget
+    (reserved). With the process's ``pacer`` (backfill and reconcile pages): past the
+    pacer first, then only a spare slot, so they yield to incremental work."""
+    if pacer is not None:
+        async with pacer:
+            pass
+    if budget is not None:
+        await budget.acquire(account_id, backfill=pacer is not None)

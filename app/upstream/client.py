@@ -11,8 +11,10 @@ Every call goes through the same steps, each a small piece below:
 
 1. the account's circuit breaker may refuse it at once (``UpstreamCircuitOpen``);
 2. the URL is built here, and only here, from a path template (``app.upstream.paths``);
-3. each attempt waits for one of the account's concurrency slots, sends, reads the whole
-   body and decodes it as JSON;
+3. each attempt (a retry too) first awaits the caller's ``before_attempt``, if any (the
+   sync's slot of the account's upstream budget: a retry after a 429 is paced like any
+   request), then waits for one of the account's concurrency slots, sends, reads the
+   whole body and decodes it as JSON;
 4. failures that may pass (5xx, timeouts, connection errors, broken bodies, 429) are retried
    with exponential backoff and full jitter, or after the upstream's ``Retry-After``; final
    answers (401/403, 400, 404) raise at once, without a retry;
@@ -145,15 +147,18 @@ class UpstreamClient:
         path_params: Mapping[str, object] | None = None,
         params: Mapping[str, Any] | None = None,
         decode: Callable[[bytes], Any] | None = None,
+        before_attempt: Callable[[], Awaitable[object]] | None = None,
     ) -> Any:
         """GET a path and return its decoded JSON body.
 
         ``decode`` replaces the generic JSON decoding of a 2xx body (e.g. the sync decodes
         a page's rows as raw JSON items); a ``msgspec.DecodeError`` it raises is a broken
-        body like any other (retried).
+        body like any other (retried). ``before_attempt`` is awaited before every attempt,
+        retries included (the sync takes a slot of the account's upstream budget there).
         """
         return await self.request_json(
-            "GET", account, path_template, path_params=path_params, params=params, decode=decode
+            "GET", account, path_template, path_params=path_params, params=params, decode=decode,
+            before_attempt=before_attempt,
         )
 
     async def request_json(
@@ -167,6 +172,7 @@ class UpstreamClient:
         json: Any = None,
         idempotent: bool | None = None,
         decode: Callable[[bytes], Any] | None = None,
+        before_attempt: Callable[[], Awaitable[object]] | None = None,
     ) -> Any:
         """Make one upstream call (with its retries) and return the decoded JSON body.
 
@@ -193,7 +199,7 @@ class UpstreamClient:
         try:
             async with deadline:
                 data = await self._call_with_retries(
-                    request, held, idempotent, tries, log_fields, decode
+                    request, held, idempotent, tries, log_fields, decode, before_attempt
                 )
         except TimeoutError:
             if not deadline.expired():
@@ -284,9 +290,12 @@ class UpstreamClient:
         tries: list[int],
         log_fields: dict[str, object],
         decode: Callable[[bytes], Any] | None = None,
+        before_attempt: Callable[[], Awaitable[object]] | None = None,
     ) -> Any:
         max_attempts = self._settings.upstream_max_attempts
         while True:
+            if before_attempt is not None:
+                await before_attempt()
             tries[0] += 1
             try:
                 # The slot is held for the request only, not across the backoff sleep.

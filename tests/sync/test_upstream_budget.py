@@ -13,7 +13,7 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from sync.upstream_budget import UpstreamBudget
-from tests.sync.helpers import add_account
+from tests.sync.helpers import add_account, sandbox_truth, store_truth
 
 RATE = 4.0
 ACCOUNT = 730_001
@@ -87,6 +87,23 @@ async def test_backfill_waits_while_incremental_slots_are_promised(db, database_
     assert [kind for kind, _ in finished] == ["incremental"] * 4 + ["backfill"]
     (rows,) = db.execute("SELECT count(*) FROM upstream_budget WHERE account_id = %s", (ACCOUNT,)).fetchone()
     assert rows == 1
+
+
+async def test_a_caller_woken_over_a_slot_late_reserves_a_fresh_slot(db, database_url):
+    add_account(db, ACCOUNT)
+    async with AsyncConnectionPool(database_url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
+        budget = UpstreamBudget(pool, RATE)
+        await budget.acquire(ACCOUNT)
+        await budget.acquire(ACCOUNT)  # the bucket is empty: the next slot is a quarter second ahead
+        late = asyncio.create_task(budget.acquire(ACCOUNT))
+        await asyncio.sleep(0.05)  # it has reserved its slot and sleeps until it
+        time.sleep(1.0)  # the process stalls past that slot (the event loop is blocked)
+        (stall_ended,) = db.execute("SELECT clock_timestamp()").fetchone()
+        await late
+
+    # It took the budget again after the stall, not its passed slot.
+    (taken_at,) = db.execute("SELECT updated_at FROM upstream_budget WHERE account_id = %s", (ACCOUNT,)).fetchone()
+    assert taken_at >= stall_ended
 
 
 # --- the engine on the budget: worker processes against the sandbox's per-account limit ---
@@ -193,4 +210,34 @@ def test_a_running_backfill_does_not_starve_the_incremental_sync_of_the_account(
     assert backfilling  # the backfill was still running all along
     # Posts checked every ~1 s (plus a slot of the budget) throughout.
     assert max(lags) < 3.0, lags
+    # The budget keeps the sync under the upstream's limit while both processes keep time; a
+    # stall of the machine can still bunch a few sends up (one in fifty at most here), and
+    # each such refusal is retried on a fresh slot of the budget: no run fails of it.
+    counters = sandbox.requests(account_id)
+    assert sum(counters["rate_limited"].values()) * 50 <= sum(counters["requests"].values()), counters
+    (failed,) = db.execute("SELECT count(*) FROM sync_runs WHERE account_id = %s AND status = 'failed'",
+                           (account_id,)).fetchone()
+    assert failed == 0
+
+
+def test_each_retry_of_a_sync_request_takes_a_slot_of_the_budget(db, sandbox_reset, sync_settings, new_account):
+    """Two truncated bodies in a row: the page is asked for three times. Each retry waits
+    for a slot of the account's budget like any request, so the upstream's limit (its
+    bucket holds 2) refuses none; retried at once after the backoff, the third attempt
+    would find the bucket empty and be refused with 429."""
+    from sync.cli import request_and_run
+
+    sandbox = sandbox_reset
+    account_id = new_account(payout_requests=20, history_days=30)
+    sandbox.set_rate_limit(rps=1.0, burst=2)
+    sandbox.add_fault("truncate", count=2, account_id=account_id)
+    settings = sync_settings.replace(sync_upstream_rps=1.0, sync_page_size=500)
+
+    request_and_run(settings, "backfill", [(account_id, "payout_requests")], None)
+
+    assert sandbox.stats()["faults.truncate"] == 2
     assert sandbox.requests(account_id)["rate_limited"] == {}
+    now = int(sandbox.clock()["now"])
+    assert store_truth(db, account_id, "payout_requests", 0, now) == sandbox_truth(
+        sandbox, account_id, "payout_requests", 0, now
+    )
