@@ -67,7 +67,7 @@ class UpstreamBudget:
                 delay = max(0.0, -row[0] / self.rate)
                 if delay:
                     woke = await _sleep_until(delay)
-                    if woke > 1.0 / self.rate and not backfill and not stale:
+                    if woke > 1.0 / self.rate and not stale:  # only a reservation waits
                         # Woken over a slot late (this process stalled): the slot has
                         # passed, and the callers the same stall woke would send together.
                         stale = True

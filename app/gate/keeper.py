@@ -242,10 +242,9 @@ class Gatekeeper:
             try:
                 await asyncio.sleep(min(deferred.retry_in, MAX_DEFER_SECONDS))
             finally:
-                if self._waiting[org] == 1:
+                self._waiting[org] -= 1
+                if not self._waiting[org]:
                     del self._waiting[org]
-                else:
-                    self._waiting[org] -= 1
             taken = self._take_deferred(deferred, key_id, org)
             if taken is not None:
                 return taken
