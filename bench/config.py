@@ -1,7 +1,9 @@
 """What one ``make bench`` run does: cases, rounds, durations and sizes, read from the environment.
 
 ``BENCH_QUICK=1`` shrinks everything for development (rows, rounds, run length);
-``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md). For a scaling
+``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md);
+``BENCH_CONTROL=0`` leaves out case a's control, a second copy of the minimal app measured
+beside the first (on by default in full runs, off in quick ones). For a scaling
 curve on a larger machine, ``BENCH_PROCESSES=1,2,4,8``, ``BENCH_CONNECTIONS=64,256``,
 ``BENCH_WRK_THREADS=4`` and ``BENCH_EARNINGS_ROWS`` change case a's grid, the load
 generator and the serving data set; ``BENCH_CITUS_WORKERS`` case h's cluster.
@@ -43,6 +45,9 @@ class BenchConfig:
     citus_rows: int = 50_000  # case h: earnings rows per account (and a tenth as many chargebacks and posts)
     citus_accounts: int = 4  # case h
     citus_workers: int = 2  # case h: the cluster's workers (beside its coordinator)
+    #: Case a also measures an identical copy of the minimal app against it (an A/A run):
+    #: how far two copies of one program differ on this machine, beside every ratio.
+    control: bool = False
 
     @property
     def paged_rows(self) -> int:
@@ -52,7 +57,7 @@ class BenchConfig:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> BenchConfig:
-        quick = env.get("BENCH_QUICK", "") not in ("", "0", "false")
+        quick = _flag(env, "BENCH_QUICK", False)
         wanted = tuple(sorted({c.strip().lower() for c in env.get("BENCH_CASES", "").split(",") if c.strip()}))
         unknown = [c for c in wanted if c not in CASES]
         if unknown:
@@ -78,8 +83,15 @@ class BenchConfig:
             raise ValueError("BENCH_CITUS_WORKERS must be at least 1")
         timeout = float(env.get("BENCH_FRESHNESS_TIMEOUT", 420))
         return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, wrk_threads=threads,
-                   citus_workers=citus_workers,
+                   citus_workers=citus_workers, control=_flag(env, "BENCH_CONTROL", not quick),
                    **{name: counts for name, counts in grid.items() if counts}, **sizes)
+
+
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    """An on/off variable: unset is ``default``; empty, ``0`` and ``false`` are off."""
+    if name not in env:
+        return default
+    return env[name] not in ("", "0", "false")
 
 
 def _counts(env: Mapping[str, str], name: str) -> tuple[int, ...]:

@@ -89,15 +89,15 @@ def expect_source(url: str, key: str, source: str) -> None:
         raise RuntimeError(f"{url} answered from {meta['source']}, not {source}")
 
 
-def check_connections(database_url: str, processes: int) -> None:
-    """Fail before starting when the server cannot take both apps' pools at ``processes``
-    processes each (a default server allows 100: about three processes)."""
+def check_connections(database_url: str, processes: int, minimal_apps: int = 1) -> None:
+    """Fail before starting when the server cannot take every app's pools at ``processes``
+    processes each (a default server allows 100: two processes with the control)."""
     from app.settings import Settings
     from bench.minimal_app import POOL_MAX
 
     # Each relay process: its pool, the gate's listener, meter and ledger writer; each
-    # minimal one: its pool.
-    need = processes * (Settings().db_pool_max + 3 + POOL_MAX) + 10
+    # process of each minimal app: its pool.
+    need = processes * (Settings().db_pool_max + 3 + POOL_MAX * minimal_apps) + 10
     with psycopg.connect(database_url) as conn:
         allowed = int(one(conn.execute("SHOW max_connections").fetchone())[0])
     if need > allowed:
@@ -107,17 +107,19 @@ def check_connections(database_url: str, processes: int) -> None:
 
 
 def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
-    """The store-served earnings page vs the separate minimal app, random markers."""
-    check_connections(stack.database_url, max(config.processes))
+    """The store-served earnings page vs the separate minimal app, random markers; with
+    ``config.control``, a second copy of the minimal app in the same rotation (an A/A run)."""
+    minimal_apps = ["minimal", "control"] if config.control else ["minimal"]
+    check_connections(stack.database_url, max(config.processes), len(minimal_apps))
     results: dict[tuple[int, int], dict[str, list[WrkResult]]] = {}
     for workers in config.processes:
         data.refresh(stack)
         api = stack.serve(workers)
-        minimal = stack.uvicorn("bench.minimal_app:app", workers, "minimal",
-                                BENCH_MINIMAL_DATABASE_URL=stack.database_url)
         expect_source(f"{api}/v1/{data.account}/earnings?marker={data.markers[1]}", data.key, "store")
-        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers),
-                 "minimal": Load(f"{minimal}/earnings/{data.account}?marker=", None, data.markers)}
+        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers)}
+        for name in minimal_apps:
+            base = stack.uvicorn("bench.minimal_app:app", workers, name, BENCH_MINIMAL_DATABASE_URL=stack.database_url)
+            loads[name] = Load(f"{base}/earnings/{data.account}?marker=", None, data.markers)
         for connections in config.connections:
             results[workers, connections] = measure(loads, config, connections)
         stack.procs.stop_all()
@@ -131,6 +133,10 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
                      target=Target(">=", 1.0)),
                  Row("a", f"store p99 / minimal p99, {label}", ratios(p99(r["store"]), p99(r["minimal"])),
                      target=Target("<=", 1.0))]
+        if "control" in r:  # no target: what two copies of one program differ by here
+            rows += [Row("a", f"control: minimal copy / minimal, {label}", ratios(rps(r["control"]), rps(r["minimal"]))),
+                     Row("a", f"control: minimal copy p99 / minimal p99, {label}",
+                         ratios(p99(r["control"]), p99(r["minimal"])))]
     if 1 in config.processes:  # the scaling curve: each process count against one process
         for workers in config.processes[1:]:
             for connections in config.connections:
