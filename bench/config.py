@@ -2,8 +2,9 @@
 
 ``BENCH_QUICK=1`` shrinks everything for development (rows, rounds, run length);
 ``BENCH_CASES=a,b`` runs only those cases (letters as in docs/benchmarks.md);
-``BENCH_CONTROL=0`` leaves out case a's control, a second copy of the minimal app measured
-beside the first (on by default in full runs, off in quick ones). For a scaling
+``BENCH_CONTROL=0`` leaves out the controls: case a's second copy of the minimal app
+measured beside the first, case b's route without the gate run twice a round (on by default
+in full runs, off in quick ones). For a scaling
 curve on a larger machine, ``BENCH_PROCESSES=1,2,4,8``, ``BENCH_CONNECTIONS=64,256``,
 ``BENCH_WRK_THREADS=4`` and ``BENCH_EARNINGS_ROWS`` change case a's grid, the load
 generator and the serving data set; ``BENCH_CITUS_WORKERS`` case h's cluster.
@@ -45,8 +46,8 @@ class BenchConfig:
     citus_rows: int = 50_000  # case h: earnings rows per account (and a tenth as many chargebacks and posts)
     citus_accounts: int = 4  # case h
     citus_workers: int = 2  # case h: the cluster's workers (beside its coordinator)
-    #: Case a also measures an identical copy of the minimal app against it (an A/A run):
-    #: how far two copies of one program differ on this machine, beside every ratio.
+    #: Case a also measures an identical copy of the minimal app against it, case b its open
+    #: route twice (A/A runs): how far two runs of one thing differ here, beside every ratio.
     control: bool = False
 
     @property

@@ -25,7 +25,7 @@ def test_a_scaling_grid_from_the_environment() -> None:
     assert config.rounds == 3  # the quick sizes still apply to what is not set
 
 
-def test_case_a_measures_its_control_in_full_runs_unless_told_otherwise() -> None:
+def test_cases_a_and_b_measure_their_controls_in_full_runs_unless_told_otherwise() -> None:
     assert BenchConfig.from_env({}).control is True
     assert BenchConfig.from_env({"BENCH_QUICK": "1"}).control is False  # quick runs stay short
     assert BenchConfig.from_env({"BENCH_CONTROL": "0"}).control is False
