@@ -154,7 +154,7 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
     open_ = Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, data.markers)
     loads = {"open": open_, "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, data.markers)}
-    if config.control:  # the open route once more, after the gated one: a difference of nothing
+    if config.control:  # the open route once more, the gated one between its runs: a difference of nothing
         loads["control"] = open_
     # At least 6 rounds (3 in each order): the difference is a tenth of either side, and on
     # a shared 2-core machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
