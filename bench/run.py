@@ -1,9 +1,10 @@
 """``make bench``: every benchmark case in one run, one Markdown table.
 
 Starts what it needs (a PostgreSQL server unless one is configured, scratch databases,
-the sandbox, ``relay serve``, sync processes, the minimal app), runs the selected cases,
-stops everything it started -- also on errors, Ctrl-C and SIGTERM -- prints the table and
-appends it, with the run's facts, to docs/benchmarks.md.
+the sandbox, ``relay serve``, sync processes, the minimal app), runs the selected cases
+(printing each case's rows as it ends), stops everything it started -- also on errors,
+Ctrl-C and SIGTERM -- prints the table and appends it, with the run's facts, to
+docs/benchmarks.md.
 
 Environment: ``BENCH_CASES=a,b`` (default all), ``BENCH_QUICK=1`` (small and short, for
 development; not appended unless ``BENCH_APPEND=1``), ``BENCH_ROUNDS``, ``BENCH_SECONDS``,
@@ -62,6 +63,7 @@ def run_cases(config: BenchConfig, logs: Path) -> tuple[list[Row], list[str]]:
             for case in config.cases:
                 print(f"bench: case {case}: {CASES[case]}", flush=True)
                 began = time.monotonic()
+                done = len(rows)
                 try:
                     if case in SERVING:
                         assert data is not None  # built above for the serving cases
@@ -74,6 +76,9 @@ def run_cases(config: BenchConfig, logs: Path) -> tuple[list[Row], list[str]]:
                 finally:
                     procs.stop_all()
                 print(f"bench: case {case} took {time.monotonic() - began:.0f} s", flush=True)
+                # Each case's rows as soon as it ends: a run cut off later (a server's stop that
+                # hangs, a job killed at its time limit) keeps what it measured.
+                print(table(rows[done:]), flush=True)
     return rows, notes
 
 
