@@ -58,7 +58,7 @@ class BenchConfig:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> BenchConfig:
-        quick = _flag(env, "BENCH_QUICK", False)
+        quick = flag(env, "BENCH_QUICK", False)
         wanted = tuple(sorted({c.strip().lower() for c in env.get("BENCH_CASES", "").split(",") if c.strip()}))
         unknown = [c for c in wanted if c not in CASES]
         if unknown:
@@ -84,11 +84,11 @@ class BenchConfig:
             raise ValueError("BENCH_CITUS_WORKERS must be at least 1")
         timeout = float(env.get("BENCH_FRESHNESS_TIMEOUT", 420))
         return cls(quick=quick, cases=wanted or tuple(CASES), freshness_timeout=timeout, wrk_threads=threads,
-                   citus_workers=citus_workers, control=_flag(env, "BENCH_CONTROL", not quick),
+                   citus_workers=citus_workers, control=flag(env, "BENCH_CONTROL", not quick),
                    **{name: counts for name, counts in grid.items() if counts}, **sizes)
 
 
-def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+def flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     """An on/off variable: unset is ``default``; empty, ``0`` and ``false`` are off."""
     if name not in env:
         return default

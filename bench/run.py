@@ -8,7 +8,7 @@ docs/benchmarks.md.
 
 Environment: ``BENCH_CASES=a,b`` (default all), ``BENCH_QUICK=1`` (small and short, for
 development; not appended unless ``BENCH_APPEND=1``), ``BENCH_ROUNDS``, ``BENCH_SECONDS``,
-``BENCH_FRESHNESS_TIMEOUT``, ``BENCH_APPEND=0|1``; the server: ``BENCH_DATABASE_URL``,
+``BENCH_FRESHNESS_TIMEOUT``, ``BENCH_APPEND=0|1``, ``BENCH_CONTROL=0|1``; the server: ``BENCH_DATABASE_URL``,
 ``TEST_DATABASE_URL`` or ``RELAY_DATABASE_URL``, else an embedded PostgreSQL.
 """
 
@@ -26,7 +26,7 @@ from pathlib import Path
 from bench import dataset, facts
 from bench.backfill import case_d
 from bench.common import bench_database, bench_server
-from bench.config import CASES, SERVING_CASES, BenchConfig
+from bench.config import CASES, SERVING_CASES, BenchConfig, flag
 from bench.distributed import case_h
 from bench.freshness import case_g
 from bench.latest import refresh as refresh_latest
@@ -87,7 +87,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, _stop)
     config = BenchConfig.from_env(os.environ)
-    append = os.environ.get("BENCH_APPEND", "0" if config.quick else "1") not in ("0", "", "false")
+    append = flag(os.environ, "BENCH_APPEND", not config.quick)
     if set(config.cases) - {"d"}:
         ensure_wrk()
     logs = Path(tempfile.mkdtemp(prefix="relay-bench-logs-"))
