@@ -111,7 +111,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         listener = ChangeListener(pool_conninfo(pool), gatekeeper.forget, connect_timeout=5.0, **_listen_kwargs(pool))
         gatekeeper.trust(listener)
         listener.start()
-        gate.ledger = LedgerWriter(pool, gatekeeper.unused, interval=settings.ledger_interval)
+        gate.ledger = LedgerWriter(pool, gatekeeper.unused, gatekeeper.written, interval=settings.ledger_interval)
+        gatekeeper.settle_through(gate.ledger.settle)
         gate.ledger.start()
         try:
             async with UpstreamClient(settings, deadline=settings.upstream_live_deadline) as upstream:

@@ -101,6 +101,17 @@ class Gatekeeper:
         self._refills: dict[int, asyncio.Task[None]] = {}
         self._demand: dict[int, Demand] = {}
         self._given_up: list[Unused] = []
+        #: Rests given up so far (a sequence number), per organization the number of its
+        #: latest, and the number up to which they are surely on the organization rows:
+        #: handed to the ledger writer by ``unused``, written when it calls ``written``.
+        self._rests = 0
+        self._owed: dict[int, int] = {}
+        self._handed = 0
+        self._written = 0
+        #: Writes what was given up, now (the ledger writer's flush; None: nothing to wait for).
+        self._settle: Callable[[], Awaitable[None]] | None = None
+        #: Statement-path requests that first waited for their organization's rest to be written.
+        self.rests_settled = 0
         #: Bumped whenever what is held is forgotten: a statement's answer read before a
         #: change must not be kept after it.
         self._generation = 0
@@ -109,6 +120,10 @@ class Gatekeeper:
         #: Requests admitted here, and through the statement (their sum: all counted).
         self.admitted_locally = 0
         self.admitted_by_statement = 0
+
+    def settle_through(self, settle: Callable[[], Awaitable[None]]) -> None:
+        """``settle`` writes what was given up (``unused``) and returns once it is written."""
+        self._settle = settle
 
     def trust(self, trust: Trusted) -> None:
         self._trust = trust
@@ -219,12 +234,23 @@ class Gatekeeper:
         key = self._keys.get(request.key_hash) if trusted else None
         if key is not None and self._current(key.organization_id, mono) is None:
             wish = self._demand[key.organization_id].wish(mono)
+            await self._rest_back(key.organization_id)
         generation = self._generation
         result = await self._meter(replace(request, wish=wish, hold=self._hold) if wish else request)
         self._learn(request, result, time.monotonic(), keep=trusted and generation == self._generation)
         if result.deferred:
             return await self._after_reservations(request, result)
         return result
+
+    async def _rest_back(self, org: int) -> None:
+        """What the organization's ended allowances left is on its row before the statement
+        reads it: else the statement counts that rest as used, and the request's headers jump
+        by it (and back, once the ledger writer has given it back). Costs a wait only when an
+        allowance ended by time with admissions left, the last one or two ledger intervals."""
+        self._give_up(self._allowances, org)  # ended (``_current`` found none to take from)
+        if self._settle is not None and self._owed.get(org, 0) > self._written:
+            self.rests_settled += 1
+            await self._settle()
 
     async def _after_reservations(self, request: MeterRequest, deferred: GateResult) -> GateResult:
         """A request that did not fit while allowances were out: admitted from this
@@ -306,6 +332,8 @@ class Gatekeeper:
         unused = allowance.unused() if allowance is not None else None
         if unused is not None:
             self._given_up.append(unused)
+            self._rests += 1
+            self._owed[org] = self._rests
 
     def unused(self, *, everything: bool = False) -> list[Unused]:
         """What goes back to the organization rows now: the ended allowances' rest (every
@@ -316,7 +344,14 @@ class Gatekeeper:
                 if everything or allowance.spent(mono):
                     self._give_up(held, org)
         given, self._given_up = self._given_up, []
+        self._handed = self._rests
         return given
+
+    def written(self) -> None:
+        """The ledger writer committed everything ``unused`` last handed it (and anything it
+        kept from a failed write before)."""
+        self._written = self._handed
+        self._owed = {org: rest for org, rest in self._owed.items() if rest > self._written}
 
     async def close(self) -> None:
         """Wait for the refills in flight (their allowances then go back with the rest)."""

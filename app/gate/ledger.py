@@ -8,7 +8,9 @@ writes the queue every ``interval`` seconds (at once when ``batch`` rows wait) w
 in one transaction with what goes back to the organizations (``app.gate.allowance.Unused``:
 what ended allowances leave, and the admission and credit of each counted request that is
 charged nothing after all, ``give_back``), so the counters and the balance agree with the
-ledger rows once a write has landed. Nothing of this is on a request's path.
+ledger rows once a write has landed. Nothing of this is on a request's path, save one
+case: a request bound for the gate statement whose organization's allowance ended by time
+with admissions left waits for the write that gives that rest back (``app.gate.keeper``).
 
 The writes go over the writer's own connection, autocommitted with ``synchronous_commit``
 off for its session (bookkeeping: a commit does not wait for the WAL flush): a write of
@@ -108,18 +110,21 @@ MAX_PAUSE = 5.0
 
 class LedgerWriter:
     """``record`` queues a row, ``give_back`` what goes back with it; ``flush`` writes the
-    queue, what was given back and the allowances' rest."""
+    queue, what was given back and the allowances' rest (``unused``), then calls
+    ``written``: all ``unused`` handed over so far is on the organization rows."""
 
     def __init__(
         self,
         pool: AsyncConnectionPool,
         unused: Callable[..., list[Unused]] = lambda **_: [],
+        written: Callable[[], None] = lambda: None,
         *,
         interval: float = 0.1,
         batch: int = 1000,
     ) -> None:
         self._conn = OwnConnection(pool, name=_name(pool), setup=("SET synchronous_commit = off",))
         self._unused = unused
+        self._written = written
         self._interval = interval
         self._batch = batch
         self._rows: list[str] = []  # COPY lines
@@ -158,10 +163,12 @@ class LedgerWriter:
             back, self._back = self._back, []
             back = merged([*back, *self._unused(everything=everything)])
             if not rows and not back:
+                self._written()
                 return
             try:
                 await self._write(rows, back)
                 self.failures = 0
+                self._written()
             except BaseException as exc:  # cancelled too: nothing is lost that did not commit
                 self._keep(rows)
                 self._back[:0] = back
@@ -170,6 +177,13 @@ class LedgerWriter:
                 self.failures += 1
                 logger.warning("ledger_write_failed", extra={"pending": len(self._rows), "failures": self.failures},
                                exc_info=self.failures == 1)
+
+    async def settle(self) -> None:
+        """Write now, for a request that must not read the counters before what was given
+        up is back on them; not while writes fail (it would wait on a database that is down,
+        which its own statement will report)."""
+        if not self.failures:
+            await self.flush()
 
     async def _write(self, rows: list[str], unused: list[Unused]) -> None:
         conn = await self._conn.get()

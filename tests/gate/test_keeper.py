@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from app.admin.service import disconnect_account, reconnect_account, revoke_key
+from app.gate import allowance as allowance_module
 from app.gate.keeper import Trust
 from tests.fixtures.api import auth, settle_ledger, usage
 from tests.fixtures.net import clear_of_utc_midnight, wait_for
@@ -188,3 +189,21 @@ def test_an_ended_allowance_gives_its_rest_back_by_itself(probe_client, db, org,
 
     state = wait_for(settled, 10, "the day count to match the ledger's 100 rows")
     assert state.day_used == 100 and state.balance == 10_000 - 100
+
+
+def test_headers_count_down_one_by_one_when_allowances_end_by_time_with_admissions_left(
+    probe_client, org, key, monkeypatch
+):
+    # Leases far shorter than the time between requests: nearly every allowance ends by
+    # time with most of it untaken, and the next request goes through the statement before
+    # the ledger writer's next write would have given that rest back (what a slow machine
+    # does to the one-second lease).
+    monkeypatch.setattr(allowance_module, "LEASE_SECONDS", 0.03)
+    wait_for_listener(probe_client)
+    remaining = [
+        int(probe_client.get(PROBE, headers=auth(key.secret)).headers["x-ratelimit-remaining-day"])
+        for _ in range(150)
+    ]
+    assert remaining == list(range(100_000 - 1, 100_000 - 151, -1))
+    keeper = gatekeeper(probe_client)
+    assert keeper.admitted_locally > 0 and keeper.rests_settled > 0

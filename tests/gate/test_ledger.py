@@ -145,7 +145,9 @@ def _end_ledger_connections(db) -> int:
 async def test_a_failed_write_keeps_rows_and_returns_for_the_next_attempt(writer_of, db, org, key_id):
     minute, day = _window_starts(db, org)
     handed: list[list[Unused]] = []
-    writer = writer_of(unused=lambda **_: handed.pop() if handed else [])
+    written: list[tuple] = []  # the counters each time the writer said all it was handed is written
+    writer = writer_of(unused=lambda **_: handed.pop() if handed else [],
+                       written=lambda: written.append(counters(db, org)))
     writer.record(row(org, key_id, 200, "a"))
     await writer.flush()
     assert _end_ledger_connections(db) == 1
@@ -156,9 +158,11 @@ async def test_a_failed_write_keeps_rows_and_returns_for_the_next_attempt(writer
 
     assert writer.pending == 1 and not handed
     assert [r[0] for r in ledger(db, org)] == ["a"] and counters(db, org) == (5, 5, 5)
+    assert written == [(5, 5, 5)]  # after the first write only: the rest is not back yet
     await writer.flush()  # on a new connection, the kept row and the kept give-back land
     assert [(r[0], r[1]) for r in ledger(db, org)] == [("a", 200), ("b", 400)]
     assert counters(db, org) == (3, 3, 7)
+    assert written == [(5, 5, 5), (3, 3, 7)]
 
 
 async def test_the_writer_takes_no_connection_from_the_pool(writer_of, database_url, db, org, key_id):
