@@ -14,6 +14,7 @@ from psycopg import AsyncConnection, pq
 from psycopg_pool import AsyncConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
+from app.db import prepared
 from app.db.urls import plain_url
 from app.settings import Settings
 
@@ -79,7 +80,10 @@ class WarmPool:
     pool once no read has used it for ``hold`` seconds (one timer per hold, not one per
     read). It stays checked out meanwhile, so the pool's bound counts it; a connection
     that is not idle and healthy goes straight back to the pool, and one kept is handed
-    out again only after the same quiet-socket check as a checkout (``_socket_quiet``).
+    out again only if its backend said nothing meanwhile (``app.db.prepared.quiet``: the
+    lease's reader heard nothing; else the quiet-socket check of a checkout, ``_socket_quiet``).
+    A connection it hands out is for ``app.db.prepared.fetch_all`` alone: those reads keep one
+    reader on its socket until it goes back to the pool (``lease`` and ``release`` there).
     However busy the reads, a connection goes back to the pool ``lease`` seconds after it
     came out of it, so the pool's own upkeep (``max_lifetime``, its checks) still reaches it.
     """
@@ -105,18 +109,24 @@ class WarmPool:
     async def get(self) -> AsyncConnection:
         conn, self._spare = self._spare, None
         if conn is not None:
-            if _socket_quiet(conn):
+            said_nothing = prepared.quiet(conn)
+            if (said_nothing and not conn.closed) if said_nothing is not None else _socket_quiet(conn):
                 return conn
-            await self.pool.putconn(conn)  # the pool discards it if it is broken
+            await self._give_back(conn)  # the pool discards it if it is broken
         conn = await self.pool.getconn()
         self._taken[conn] = time.monotonic()
+        prepared.lease(conn)
         return conn
+
+    async def _give_back(self, conn: AsyncConnection) -> None:
+        prepared.release(conn)
+        await self.pool.putconn(conn)
 
     async def put(self, conn: AsyncConnection) -> None:
         now = time.monotonic()
         if (self._spare is not None or self._closed or conn.broken or now - self._taken.get(conn, 0.0) > self.lease
                 or conn.pgconn.transaction_status != pq.TransactionStatus.IDLE):
-            await self.pool.putconn(conn)
+            await self._give_back(conn)
             return
         self._spare, self._used = conn, now
         if self._timer is None:
@@ -131,7 +141,7 @@ class WarmPool:
             self._timer = asyncio.get_running_loop().call_later(self.hold - idle, self._expire)
             return
         conn, self._spare = self._spare, None
-        task = asyncio.get_running_loop().create_task(self.pool.putconn(conn))
+        task = asyncio.get_running_loop().create_task(self._give_back(conn))
         self._returns.add(task)
         task.add_done_callback(self._returns.discard)
 
@@ -143,7 +153,7 @@ class WarmPool:
             self._timer = None
         conn, self._spare = self._spare, None
         if conn is not None:
-            await self.pool.putconn(conn)
+            await self._give_back(conn)
         await asyncio.gather(*self._returns, return_exceptions=True)
 
 

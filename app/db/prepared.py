@@ -39,13 +39,61 @@ _NOT_PREPARED = "26000"
 
 
 class _Session:
-    """What one connection holds for these reads: its prepared names and its row loader."""
+    """What one connection holds for these reads: its prepared names, its row loader, and
+    while ``WarmPool`` has it out of its pool, the reader watching its socket."""
 
-    __slots__ = ("names", "loader")
+    __slots__ = ("names", "loader", "leased", "watch")
 
     def __init__(self, conn: AsyncConnection) -> None:
         self.names: dict[str, bytes] = {}
         self.loader = Transformer(conn)
+        self.leased = False
+        self.watch: _Watch | None = None
+
+
+class _Watch:
+    """One reader on a connection's socket, registered at the first wait of a lease and
+    removed when the lease ends (``release``), instead of a reader added and removed for
+    every wait: eight system calls a statement (more under gVisor), about a tenth of a
+    store page's CPU (docs/benchmarks.md, issue 31).
+
+    The socket is read only by these reads while the lease lasts: psycopg's own waits
+    would replace the reader and then remove it. Data with nobody waiting is an idle
+    backend speaking first -- a goodbye -- so the reader stops (it would be called on every
+    turn of the loop) and ``spoke`` tells ``WarmPool`` to hand the connection back."""
+
+    __slots__ = ("_loop", "_fd", "_waiter", "_on", "spoke")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        self._loop = loop
+        self._fd = fd
+        self._waiter: asyncio.Future[None] | None = None
+        self._on = False
+        self.spoke = False
+
+    def _readable(self) -> None:
+        waiter = self._waiter
+        if waiter is None:
+            self.spoke = True
+            self.stop()
+        elif not waiter.done():  # the loop may call it again before the waiting task runs
+            waiter.set_result(None)
+
+    async def readable(self, loop: asyncio.AbstractEventLoop) -> None:
+        if not self._on:
+            self._loop = loop
+            loop.add_reader(self._fd, self._readable)
+            self._on = True
+        self._waiter = loop.create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
+
+    def stop(self) -> None:
+        if self._on:
+            self._loop.remove_reader(self._fd)
+            self._on = False
 
 
 _SESSIONS: weakref.WeakKeyDictionary[AsyncConnection, _Session] = weakref.WeakKeyDictionary()
@@ -65,6 +113,39 @@ def positional(statement: str) -> tuple[bytes, tuple[str, ...]]:
     return _PLACEHOLDER.sub(number, statement).replace("%%", "%").encode(), tuple(names)
 
 
+def _session(conn: AsyncConnection) -> _Session:
+    session = _SESSIONS.get(conn)
+    if session is None:
+        session = _SESSIONS[conn] = _Session(conn)
+    return session
+
+
+def lease(conn: AsyncConnection) -> None:
+    """``conn`` is out of its pool for these reads alone until ``release``: their waits may
+    keep one reader on its socket meanwhile."""
+    _session(conn).leased = True
+
+
+def release(conn: AsyncConnection) -> None:
+    """End ``conn``'s lease: its reader is removed (before the pool, or psycopg, uses the
+    socket again)."""
+    session = _SESSIONS.get(conn)
+    if session is not None:
+        session.leased = False
+        if session.watch is not None:
+            session.watch.stop()
+            session.watch = None
+
+
+def quiet(conn: AsyncConnection) -> bool | None:
+    """Whether a leased connection's backend has said nothing since its last read (None:
+    not known here, no reader watched it)."""
+    session = _SESSIONS.get(conn)
+    if session is None or session.watch is None:
+        return None
+    return not session.watch.spoke
+
+
 def _text(value: Any) -> bytes:
     """A parameter in PostgreSQL's text form; its type comes from the statement's cast."""
     if isinstance(value, str):
@@ -77,9 +158,10 @@ def _text(value: Any) -> bytes:
 async def fetch_all(conn: AsyncConnection, statement: str, params: dict[str, Any]) -> list[tuple]:
     """The rows of ``statement`` (``%(name)s`` placeholders, each cast to its type in the
     text) for ``params``, as tuples; on ``conn``, checked out by the caller alone."""
-    session = _SESSIONS.get(conn)
-    if session is None:
-        session = _SESSIONS[conn] = _Session(conn)
+    session = _session(conn)
+    watch = session.watch
+    if watch is None and session.leased:
+        watch = session.watch = _Watch(asyncio.get_running_loop(), conn.pgconn.socket)
     text, names = positional(statement)
     values = [_text(params[name]) for name in names]
     for attempt in (1, 2):
@@ -87,10 +169,10 @@ async def fetch_all(conn: AsyncConnection, statement: str, params: dict[str, Any
         if name is None:
             name = b"relay_%d" % next(_NAMES)
             conn.pgconn.send_prepare(name, text)
-            _check(await _results(conn.pgconn), conn)
+            _check(await _results(conn.pgconn, watch), conn)
             session.names[statement] = name
         conn.pgconn.send_query_prepared(name, values)
-        result = (await _results(conn.pgconn))[-1]
+        result = (await _results(conn.pgconn, watch))[-1]
         if result.status == pq.ExecStatus.FATAL_ERROR and attempt == 1 \
                 and result.error_field(pq.DiagnosticField.SQLSTATE) == _NOT_PREPARED.encode():
             del session.names[statement]  # deallocated behind our back: prepare it again
@@ -108,15 +190,19 @@ def _check(results: list[pq.abc.PGresult], conn: AsyncConnection) -> None:
             raise errors.error_from_result(result, encoding=conn.info.encoding)
 
 
-async def _results(pgconn: pq.abc.PGconn) -> list[pq.abc.PGresult]:
-    """Every result of the query just sent (flushed first), waiting on the socket as needed."""
+async def _results(pgconn: pq.abc.PGconn, watch: _Watch | None) -> list[pq.abc.PGresult]:
+    """Every result of the query just sent (flushed first), waiting on the socket as needed
+    (through ``watch``, the lease's reader, where there is one)."""
     loop = asyncio.get_running_loop()
     while pgconn.flush():  # a nonblocking connection may not have sent it all at once
         await _ready(loop, pgconn.socket, writer=True)
     results = []
     while True:
         if pgconn.is_busy():
-            await _ready(loop, pgconn.socket, writer=False)
+            if watch is not None:
+                await watch.readable(loop)
+            else:
+                await _ready(loop, pgconn.socket, writer=False)
             pgconn.consume_input()  # raises OperationalError on a lost connection
             continue
         result = pgconn.get_result()
