@@ -12,11 +12,20 @@ The names below are the ones ``docs/operations.md`` lists.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from wsgiref.simple_server import WSGIServer
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server, values
 from prometheus_client.multiprocess import MultiProcessCollector
+
+#: This process's id, read again in a forked child: in multiprocess mode the client asks
+#: for it on every increment (``os.getpid``: a system call, three a request, dearer under
+#: gVisor) to notice a fork; a fork is noticed here instead.
+_PID = [os.getpid()]
+os.register_at_fork(after_in_child=lambda: _PID.__setitem__(0, os.getpid()))
+if values.ValueClass is not values.MutexValue:  # multiprocess mode (PROMETHEUS_MULTIPROC_DIR)
+    values.ValueClass = values.MultiProcessValue(process_identifier=lambda: _PID[0])
 
 #: Request latency buckets (seconds): the store answers in milliseconds, live calls in tenths.
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
