@@ -90,7 +90,7 @@ def next_page_url(request: Request, changes: NextParams) -> str | None:
     pairs.extend(pending.items())
     # The path as the server received it, without parsing the whole URL (request.url).
     path = request.scope.get("root_path", "") + request.scope["path"]
-    return f"{path}?{'&'.join(f'{_encoded(name)}={_encoded(value)}' for name, value in pairs)}"
+    return f"{path}?{'&'.join([f'{_encoded(name)}={_encoded(value)}' for name, value in pairs])}"
 
 
 def query_pairs(request: Request) -> list[tuple[str, str]]:
@@ -113,13 +113,18 @@ def query_pairs(request: Request) -> list[tuple[str, str]]:
 _UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*\Z")
 
 
-@functools.lru_cache(maxsize=4096)
 def _encoded(text: str) -> str:
     """``text`` percent-encoded, every reserved character included. It runs for every
     parameter of every paged answer: most names and values need nothing (a regex says so
-    faster than ``quote`` does), and the others repeat (a page's window start), so the
-    answers are kept."""
-    return text if _UNRESERVED.match(text) else quote(text, safe="")
+    faster than ``quote`` does); the others repeat (a page's window start), so their
+    answers are kept -- and only theirs: a marker differs on every page and would only
+    push them out of the cache."""
+    return text if _UNRESERVED.match(text) else _quoted(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(text: str) -> str:
+    return quote(text, safe="")
 
 
 # --- the response -------------------------------------------------------------------------
