@@ -110,8 +110,10 @@ class Gatekeeper:
         self._written = 0
         #: Writes what was given up, now (the ledger writer's flush; None: nothing to wait for).
         self._settle: Callable[[], Awaitable[None]] | None = None
-        #: Statement-path requests that first waited for their organization's rest to be written.
+        #: Statement-path requests that first waited for their organization's rest to be
+        #: written, or for its next allowance to arrive.
         self.rests_settled = 0
+        self.refills_awaited = 0
         #: Bumped whenever what is held is forgotten: a statement's answer read before a
         #: change must not be kept after it.
         self._generation = 0
@@ -233,14 +235,33 @@ class Gatekeeper:
         wish = 0
         key = self._keys.get(request.key_hash) if trusted else None
         if key is not None and self._current(key.organization_id, mono) is None:
-            wish = self._demand[key.organization_id].wish(mono)
-            await self._rest_back(key.organization_id)
+            org = key.organization_id
+            taken = await self._after_refill(request, org)
+            if taken is not None:
+                return taken
+            mono = time.monotonic()
+            if self._current(org, mono) is None:
+                wish = self._demand[org].wish(mono)
+                await self._rest_back(org)
         generation = self._generation
         result = await self._meter(replace(request, wish=wish, hold=self._hold) if wish else request)
         self._learn(request, result, time.monotonic(), keep=trusted and generation == self._generation)
         if result.deferred:
             return await self._after_reservations(request, result)
         return result
+
+    async def _after_refill(self, request: MeterRequest, org: int) -> GateResult | None:
+        """The request admitted from the organization's next allowance, when one is being
+        reserved now: that reservation counts as used already, so the statement would
+        count this request beside it and its headers would jump by it. None: no refill in
+        flight, or it brought nothing this request can take (then the statement decides)."""
+        refill = self._refills.get(org)
+        if refill is None or (request.account_named and request.account_id is None):
+            return None  # (an account id that cannot exist: the statement's 404)
+        self.refills_awaited += 1
+        await asyncio.shield(refill)  # a request that gives up does not stop the refill
+        return self.admit_here(request.key_hash, request.permission,
+                               request.account_id if request.account_named else None)
 
     async def _rest_back(self, org: int) -> None:
         """What the organization's ended allowances left is on its row before the statement
@@ -341,7 +362,10 @@ class Gatekeeper:
         mono = time.monotonic()
         for held in (self._allowances, self._next):
             for org, allowance in list(held.items()):
-                if everything or allowance.spent(mono):
+                # An ended allowance whose successor is being reserved, or waits, stays until
+                # that one follows it (``_current``): the successor's counters hold its rest.
+                successor = held is self._allowances and (org in self._refills or org in self._next)
+                if everything or (allowance.spent(mono) and not successor):
                     self._give_up(held, org)
         given, self._given_up = self._given_up, []
         self._handed = self._rests

@@ -7,6 +7,8 @@ Requests go through the real app (``probe_client``); the database is read afterw
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from app.admin.service import disconnect_account, reconnect_account, revoke_key
@@ -210,3 +212,27 @@ def test_headers_count_down_one_by_one_when_allowances_end_by_time_with_admissio
     assert remaining == list(range(100_000 - 1, 100_000 - 151, -1))
     keeper = gatekeeper(probe_client)
     assert keeper.admitted_locally > 0 and keeper.rests_settled > 0
+
+
+def test_headers_count_down_one_by_one_when_the_next_allowance_is_late(probe_client, org, key, monkeypatch):
+    # Allowances of 20; the next one's reservation is made, but its answer comes back late
+    # (a slow round trip): meanwhile the current one runs out. A request then waits for it,
+    # rather than being counted by the statement beside a reservation already counted.
+    monkeypatch.setattr(allowance_module, "MAX_EXTRA", 20)
+    keeper = gatekeeper(probe_client)
+    meter = keeper._meter
+
+    async def late_refills(request):
+        result = await meter(request)
+        if not request.counts:
+            await asyncio.sleep(0.3)
+        return result
+
+    keeper._meter = late_refills
+    wait_for_listener(probe_client)
+    remaining = [
+        int(probe_client.get(PROBE, headers=auth(key.secret)).headers["x-ratelimit-remaining-day"])
+        for _ in range(150)
+    ]
+    assert remaining == list(range(100_000 - 1, 100_000 - 151, -1))
+    assert keeper.admitted_locally > 0 and keeper.refills_awaited > 0
