@@ -18,6 +18,10 @@ statement per batch, as it always did), asking for an allowance sized to the
 organization's recent rate. A request the statement defers (it did not fit while an
 allowance was out) is taken from this process's allowance if it holds one, else asked
 again, for a final answer, once the reservation has ended (``_after_reservations``).
+A request that finds the current allowance spent while the next one is being reserved
+waits for that one rather than be counted beside it (``_after_refill``); one that finds it
+ended by time with admissions left has them given back first (``_rest_back``): either way
+the statement's counters, and the request's headers, hold no admission nobody took.
 Without a live listener nothing is held and every request goes to the statement.
 """
 
