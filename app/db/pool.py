@@ -42,6 +42,15 @@ def _socket_quiet(conn: AsyncConnection) -> bool:
     return not readable
 
 
+def _kept_quiet(conn: AsyncConnection) -> bool:
+    """``_socket_quiet`` for a connection ``WarmPool`` kept: what the reader of its lease
+    heard, where one watched it (no system call), else the socket itself."""
+    heard_nothing = prepared.quiet(conn)
+    if heard_nothing is None:
+        return _socket_quiet(conn)
+    return heard_nothing and not (conn.closed or conn.broken)
+
+
 async def check_on_checkout(conn: AsyncConnection) -> None:
     """The pool's ``check``: a connection whose socket is quiet is handed out as is; one
     with something to read (a goodbye, or a notice) is checked with a round trip, which
@@ -109,8 +118,7 @@ class WarmPool:
     async def get(self) -> AsyncConnection:
         conn, self._spare = self._spare, None
         if conn is not None:
-            said_nothing = prepared.quiet(conn)
-            if (said_nothing and not conn.closed) if said_nothing is not None else _socket_quiet(conn):
+            if _kept_quiet(conn):
                 return conn
             await self._give_back(conn)  # the pool discards it if it is broken
         conn = await self.pool.getconn()

@@ -79,12 +79,11 @@ class _Watch:
         elif not waiter.done():  # the loop may call it again before the waiting task runs
             waiter.set_result(None)
 
-    async def readable(self, loop: asyncio.AbstractEventLoop) -> None:
+    async def readable(self) -> None:
         if not self._on:
-            self._loop = loop
-            loop.add_reader(self._fd, self._readable)
+            self._loop.add_reader(self._fd, self._readable)
             self._on = True
-        self._waiter = loop.create_future()
+        self._waiter = self._loop.create_future()
         try:
             await self._waiter
         finally:
@@ -200,7 +199,7 @@ async def _results(pgconn: pq.abc.PGconn, watch: _Watch | None) -> list[pq.abc.P
     while True:
         if pgconn.is_busy():
             if watch is not None:
-                await watch.readable(loop)
+                await watch.readable()
             else:
                 await _ready(loop, pgconn.socket, writer=False)
             pgconn.consume_input()  # raises OperationalError on a lost connection
