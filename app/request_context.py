@@ -35,9 +35,9 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.disconnects import CHECK_AFTER, client_gone
 from app.errors import CLIENT_CLOSED, answered_status
-from app.gate.middleware import pass_gate, uncharged
+from app.gate.middleware import gate_here, pass_gate, uncharged
 from app.gate.shortcut import Shortcuts
-from app.gate.state import METERED_STATE, PERMISSION_OPT, GateRuntime, charges, open_gate
+from app.gate.state import CURRENT_GATE, METERED_STATE, PERMISSION_OPT, GateRuntime, charges
 from app.metrics import count_request
 from app.request_id import HEADER, choose_request_id, request_id
 from app.upstream.stats import track_upstream_calls
@@ -103,10 +103,14 @@ def request_middleware(app: ASGIApp, gate: GateRuntime, access_log: bool = False
                 if permission is None:
                     await app(scope, receive, send_status)
                 else:
-                    meter = await pass_gate(scope, receive, permission, gate)
+                    meter = gate_here(scope, receive, permission, gate) or await pass_gate(
+                        scope, receive, permission, gate)
                     gate_headers = meter.headers
-                    with open_gate(meter):
+                    opened = CURRENT_GATE.set(meter)
+                    try:
                         await shortcuts.serve(scope, receive, send_status, app)
+                    finally:
+                        CURRENT_GATE.reset(opened)
             if not answered and status < 500:  # a cut stream, or nobody left to answer
                 status = CLIENT_CLOSED
         except Exception as exc:  # the gate's refusals; an error after the response started

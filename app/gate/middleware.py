@@ -138,6 +138,23 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
     return (key.encode("ascii") if key is not None else None), has_body
 
 
+def gate_here(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState | None:
+    """``pass_gate`` for a request the gatekeeper decides from what this process holds,
+    with no await: its state, or its refusal raised; None when the statement must decide
+    (or the request has no key): then ``pass_gate``, which reads the key again."""
+    key, has_body = _read_headers(scope)
+    if key is None:
+        return None
+    digest = sha256(key).digest()
+    account_id = cast("int | None", scope["path_params"].get("account_id"))  # parsed by {account_id:int}
+    result = runtime.gatekeeper.admit_here(digest, permission, account_id)
+    if result is None:
+        return None
+    if result.verdict is None:  # admitted here: the key was found, the request counted and permitted
+        return GateState(result, account_id, scope, receive, has_body, runtime.ledger, rate_limit_headers(result))
+    return _passed(result, digest, permission, account_id, scope, receive, has_body, runtime)
+
+
 async def pass_gate(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
     """Meter the request of a route that needs ``permission``; raise its refusal (an
     ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
@@ -154,6 +171,14 @@ async def pass_gate(scope: HTTPScope, receive: Receive, permission: str, runtime
         result = await gatekeeper.admit(
             MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"], request_id.get())
         )
+    return _passed(result, digest, permission, account_id, scope, receive, has_body, runtime)
+
+
+def _passed(
+    result: GateResult, digest: bytes, permission: str, account_id: int | None, scope: HTTPScope, receive: Receive,
+    has_body: bool, runtime: GateRuntime,
+) -> GateState:
+    """The request's state once the gate has ``result``, or its refusal raised."""
     gate = GateState(result, account_id, scope, receive, has_body, runtime.ledger, rate_limit_headers(result))
     error = refusal(result, digest, permission, account_id)
     if error is not None:

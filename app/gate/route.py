@@ -128,21 +128,31 @@ def _path_parameters(template: str) -> tuple[tuple[int, str], ...]:
     return places
 
 
+#: Paths found written in ASCII digits where their routes take integers: a client asks for
+#: the same few paths again and again (its accounts' routes), each checked once.
+_CHECKED_PATHS: set[str] = set()
+MAX_CHECKED_PATHS = 10_000
+
+
 def check_path_integers(scope: Any) -> None:
     """400 for an integer path parameter written other than in ASCII digits.
 
     Litestar reads ``{account_id:int}`` with ``int()``, which also takes a trailing newline
     (``5%0A``), spaces, ``+5``, ``5_0`` and other scripts' digits (``%D9%A3``); query
     integers refuse them, and so do path integers."""
-    places = _path_parameters(scope["path_template"])
-    if not places:
+    path = scope["path"]
+    if path in _CHECKED_PATHS:
         return
-    segments = scope["path"].split("/")
+    places = _path_parameters(scope["path_template"])
+    segments = path.split("/")
     parsed = scope["path_params"]
     for index, name in places:
         raw = segments[index]
         if type(parsed.get(name)) is int and not (raw.isascii() and raw.isdigit()):
             raise bad_parameter(name, "must be an integer in ASCII digits", source="path")
+    if len(_CHECKED_PATHS) >= MAX_CHECKED_PATHS:
+        _CHECKED_PATHS.clear()  # bounded: the paths in use come back at their next request
+    _CHECKED_PATHS.add(path)
 
 
 def _keyword_parameters(fn: Callable[..., Any]) -> list[inspect.Parameter]:

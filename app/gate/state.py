@@ -23,9 +23,8 @@ from litestar.types import HTTPScope, Receive
 
 from app.errors import CLIENT_CLOSED
 from app.gate.allowance import request_back
-from app.gate.ledger import LedgerWriter, copy_line
+from app.gate.ledger import LedgerWriter
 from app.gate.statement import GateResult
-from app.params import BIGINT_MAX
 from app.request_id import request_id
 
 if TYPE_CHECKING:
@@ -83,15 +82,13 @@ class GateState:
         """The response went out with ``status``: give back its share, queue its ledger row."""
         if self.held is not None:
             self.held.release()
-        result, scope, account_id = self.result, self.scope, self.account_id
+        result, scope = self.result, self.scope
         org, key_id = result.organization_id, result.key_id
         assert org is not None and key_id is not None  # a state is opened past the 401: the key was found
         charged = charges(status)
-        self.ledger.record(copy_line(
-            org, key_id,
-            account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None,
-            scope["method"], scope["path_template"], status, result.debited and charged, result.at,
-            request_id.get(), 1 if charged else 0,
+        self.ledger.record((
+            org, key_id, self.account_id, scope["method"], scope["path_template"], status,
+            result.debited and charged, result.at, request_id.get(), 1 if charged else 0,
         ))
         if not charged:
             self.ledger.give_back(request_back(org, result.at, credits=int(result.debited)))
@@ -113,7 +110,7 @@ class MinuteView:
 
     def finish(self, status: int) -> None:
         scope = self.scope
-        self.ledger.record(copy_line(
+        self.ledger.record((
             self.organization_id, self.key_id, None, scope["method"], scope["path_template"], status, False,
             self.at, request_id.get(), 0,
         ))
@@ -121,27 +118,14 @@ class MinuteView:
             self.ledger.give_back(request_back(self.organization_id, self.at, credits=0, day=False))
 
 
-_current: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
-
-
-class open_gate:  # noqa: N801 - used as a function: ``with open_gate(state):``
-    """``state`` is the current request's gate state inside the block (a class, not a
-    generator: this runs on every request)."""
-
-    __slots__ = ("_state", "_token")
-
-    def __init__(self, state: GateState) -> None:
-        self._state = state
-
-    def __enter__(self) -> None:
-        self._token = _current.set(self._state)
-
-    def __exit__(self, *exc: object) -> None:
-        _current.reset(self._token)
+#: The current request's gate state: set by the app's middleware around the route's
+#: handling (``app.request_context``: a ``set`` and a ``reset``, no context manager, on
+#: every request), read through ``current_gate``.
+CURRENT_GATE: ContextVar[GateState | None] = ContextVar("relay_gate", default=None)
 
 
 def current_gate() -> GateState:
-    state = _current.get()
+    state = CURRENT_GATE.get()
     if state is None:
         # Only reachable through a route wired without the gate: a bug, hence a 500.
         raise RuntimeError("no gate state: this handler is not behind the gate")

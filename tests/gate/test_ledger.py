@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.allowance import Unused
-from app.gate.ledger import LedgerWriter, copy_line, merged
+from app.gate.ledger import LedgerRow, LedgerWriter, merged
 from app.gate.state import MinuteView
 from tests.fixtures.net import wait_for_async
 
@@ -48,8 +49,8 @@ def key_id(org, make_key) -> int:
     return make_key(org, full=True).id
 
 
-def row(org: int, key_id: int, status: int, request_id: str, *, debited: bool = True) -> str:
-    return copy_line(org, key_id, 42, "GET", ROUTE, status, debited, time.time(), request_id)
+def row(org: int, key_id: int, status: int, request_id: str, *, debited: bool = True) -> LedgerRow:
+    return (org, key_id, 42, "GET", ROUTE, status, debited, time.time(), request_id, 1)
 
 
 def ledger(db, org: int) -> list[tuple]:
@@ -96,6 +97,27 @@ async def test_a_full_batch_wakes_the_writer_before_its_interval(writer_of, db, 
         assert len(ledger(db, org)) == 3
     finally:
         await writer.close()
+
+
+async def test_rows_are_written_as_queued_to_the_microsecond_an_impossible_account_as_null(
+    writer_of, db, org, key_id
+):
+    at = 1_764_000_000.123456  # 2025-11-24 16:00:00.123456 UTC
+    odd_route = "/v1/{account_id:int}/with\ta\\backslash"
+    writer = writer_of()
+    writer.record((org, key_id, 2**63, "GET", odd_route, 404, True, at, "r1", 1))
+    writer.record((org, key_id, None, "POST", ROUTE, 200, False, at + 1.5, None, 0))
+
+    await writer.flush()
+
+    assert db.execute(
+        "SELECT account_id, method, route, status, debited, credits, request_id, "
+        "extract(epoch FROM created_at)::numeric(20, 6) FROM usage_ledger WHERE organization_id = %s ORDER BY id",
+        (org,),
+    ).fetchall() == [
+        (None, "GET", odd_route, 404, True, 1, "r1", Decimal("1764000000.123456")),
+        (None, "POST", ROUTE, 200, False, 0, None, Decimal("1764000001.623456")),
+    ]
 
 
 def _window_starts(db, org: int) -> tuple[datetime, datetime]:

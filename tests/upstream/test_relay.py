@@ -11,7 +11,7 @@ from litestar import Request, get
 from litestar.testing import create_test_client
 
 from app.gate.shares import EXPENSIVE_READS, EXPORTS, LIVE_CALLS, Shares
-from app.gate.state import open_gate
+from app.gate.state import CURRENT_GATE
 from app.paging import LIST_PAGE, cursor_next, next_page_url, offset_next
 from app.upstream.errors import UpstreamBadBody, UpstreamUnavailable
 from app.upstream.relay import _unexpected_member, relay
@@ -112,8 +112,11 @@ def gated() -> Iterator[Shares]:
     shares (it holds one live-call share during the call)."""
     shares = Shares({LIVE_CALLS: 1, EXPORTS: 1, EXPENSIVE_READS: 1})
     app = SimpleNamespace(state=SimpleNamespace(shares=shares))
-    with open_gate(SimpleNamespace(scope={"app": app}, result=SimpleNamespace(organization_id=7))):
+    opened = CURRENT_GATE.set(SimpleNamespace(scope={"app": app}, result=SimpleNamespace(organization_id=7)))  # type: ignore[arg-type]
+    try:
         yield shares
+    finally:
+        CURRENT_GATE.reset(opened)
     assert shares.held(LIVE_CALLS, 7) == 0  # given back, whatever the call's outcome
 
 
