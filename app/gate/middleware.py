@@ -49,24 +49,25 @@ RECONNECT = "relay accounts reconnect"
 #: The refusals that count (a window slot, a credit and a ledger row), like any request.
 COUNTED_REFUSALS = frozenset((403, 404, 409))
 
-_BODY_HEADERS = frozenset((b"content-length", b"transfer-encoding"))
-
 
 def rate_limit_headers(result: GateResult) -> list[tuple[bytes, bytes]]:
     """The limits and the credits used as response headers (names and values as bytes)."""
+    limit_minute, limit_day = result.limit_minute, result.limit_day
+    minute_left, day_left = limit_minute - result.minute_used, limit_day - result.day_used
+    per_minute, per_day = _limit_headers(limit_minute, limit_day)
     return [
-        _limit_header(b"x-ratelimit-limit-minute", result.limit_minute),
-        (b"x-ratelimit-remaining-minute", b"%d" % max(result.limit_minute - result.minute_used, 0)),
-        _limit_header(b"x-ratelimit-limit-day", result.limit_day),
-        (b"x-ratelimit-remaining-day", b"%d" % max(result.limit_day - result.day_used, 0)),
+        per_minute,
+        (b"x-ratelimit-remaining-minute", b"%d" % minute_left if minute_left > 0 else b"0"),
+        per_day,
+        (b"x-ratelimit-remaining-day", b"%d" % day_left if day_left > 0 else b"0"),
         _CREDITS_USED[result.counted],
     ]
 
 
 @functools.lru_cache(maxsize=1024)
-def _limit_header(name: bytes, limit: int) -> tuple[bytes, bytes]:
-    """A limit's header: the same few values on every response."""
-    return name, b"%d" % limit
+def _limit_headers(limit_minute: int, limit_day: int) -> tuple[tuple[bytes, bytes], tuple[bytes, bytes]]:
+    """The limits' headers: the same few values on every response."""
+    return (b"x-ratelimit-limit-minute", b"%d" % limit_minute), (b"x-ratelimit-limit-day", b"%d" % limit_day)
 
 
 _CREDITS_USED = {True: (b"x-credits-used", b"1"), False: (b"x-credits-used", b"0")}
@@ -117,14 +118,14 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
     goes through ``presented_key``, which has the rules."""
     authorization = api_key = None
     has_body = False
-    for name, value in scope["headers"]:
+    for name, value in scope["headers"]:  # compared, not hashed: a header name is new bytes each time
         if name == b"authorization":
             if authorization is None:
                 authorization = value
         elif name == b"x-api-key":
             if api_key is None:
                 api_key = value
-        elif name in _BODY_HEADERS:
+        elif name == b"content-length" or name == b"transfer-encoding":
             has_body = True
     if api_key is None and authorization is not None and authorization.startswith(_BEARER):
         if _KEY_BYTES.fullmatch(authorization, len(_BEARER)):
