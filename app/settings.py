@@ -182,6 +182,9 @@ class Settings:
         "finish for at most this long (seconds) before it cancels them.",
         float, check=rules.positive,
     )
+    api_gc_young_threshold: int = _setting(10_000, "Objects an API process allocates, net of those freed, before "
+        "its garbage collector runs (Python's default: 700, a tenth of the time of a process serving 128 "
+        "connections; docs/benchmarks.md): the most cyclic garbage it holds unfreed.", int, check=rules.positive)
 
     # --- upstream ------------------------------------------------------------------
     upstream_url: str = _setting(
