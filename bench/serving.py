@@ -148,11 +148,14 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
 
 
 def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
-    """The same keyset route with and without the gate, in one process (bench/gate_app.py);
-    with ``config.control``, the route without the gate run twice in each round."""
+    """The same keyset route with and without the gate, in one process (bench/gate_app.py),
+    asked the same requests; with ``config.control``, the route without the gate run twice
+    in each round."""
     data.refresh(stack)
     base = stack.uvicorn("bench.gate_app:create_bench_app", 1, "gate-app", "--factory")
-    open_ = Load(f"{base}/open/{data.account}/bench/earnings?marker=", None, data.markers)
+    # The same request to both routes, the key's header included (the open route ignores
+    # it): the server's parsing of the request is alike, the gate's work the one difference.
+    open_ = Load(f"{base}/open/{data.account}/bench/earnings?marker=", data.key, data.markers)
     loads = {"open": open_, "gated": Load(f"{base}/v1/{data.account}/bench/earnings?marker=", data.key, data.markers)}
     if config.control:  # the open route once more, the gated one between its runs: a difference of nothing
         loads["control"] = open_
