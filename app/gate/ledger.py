@@ -113,6 +113,9 @@ WHERE id = %(organization_id)s
 """
 
 MAX_PENDING = 200_000
+#: Rows formatted and sent at a time: a batch of 1,000 formatted at once held the event
+#: loop about 1.4 ms, a stall every request in flight shared.
+COPY_CHUNK = 200
 #: Longest wait between two writes while they fail.
 MAX_PAUSE = 5.0
 
@@ -266,7 +269,10 @@ def merged(back: list[Unused]) -> list[Unused]:
 
 async def _copy(conn: AsyncConnection, rows: list[LedgerRow]) -> None:
     async with conn.cursor().copy(COPY_SQL) as copy:
-        await copy.write(copy_text(rows))
+        for start in range(0, len(rows), COPY_CHUNK):
+            if start:
+                await asyncio.sleep(0)  # the requests waiting run between two chunks
+            await copy.write(copy_text(rows[start:start + COPY_CHUNK]))
 
 
 def _name(pool: AsyncConnectionPool) -> str:

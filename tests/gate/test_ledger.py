@@ -11,7 +11,7 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.allowance import Unused
-from app.gate.ledger import LedgerRow, LedgerWriter, merged
+from app.gate.ledger import COPY_CHUNK, LedgerRow, LedgerWriter, merged
 from app.gate.state import MinuteView
 from tests.fixtures.net import wait_for_async
 
@@ -97,6 +97,17 @@ async def test_a_full_batch_wakes_the_writer_before_its_interval(writer_of, db, 
         assert len(ledger(db, org)) == 3
     finally:
         await writer.close()
+
+
+async def test_a_batch_larger_than_a_chunk_lands_whole_and_in_order(writer_of, db, org, key_id):
+    writer = writer_of()
+    count = 2 * COPY_CHUNK + 50  # three chunks, the last one short
+    for i in range(count):
+        writer.record(row(org, key_id, 200, f"r{i}"))
+
+    await writer.flush()
+
+    assert [r[0] for r in ledger(db, org)] == [f"r{i}" for i in range(count)]
 
 
 async def test_rows_are_written_as_queued_to_the_microsecond_an_impossible_account_as_null(
