@@ -169,11 +169,9 @@ class Gatekeeper:
                 if account is None or mono - account.learned > KNOWN_SECONDS:
                     return None
                 token, verdict = account.upstream_token, account.verdict
-        allowance = self._allowances.get(org)
-        if allowance is None or not allowance.take(mono):  # spent: the next one, if it is here
-            allowance = self._current(org, mono)
-            if allowance is None or not allowance.take(mono):
-                return None
+        allowance = self._current(org, mono)
+        if allowance is None or not allowance.take(mono):
+            return None
         if allowance.running_low():
             self._refill(key_hash, org, allowance, mono)
         permitted = permission in key.permissions

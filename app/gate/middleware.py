@@ -1,12 +1,13 @@
 """The gate's request side: authentication, rate limit, permission and account, in that
 order, and the response side of metering.
 
-The app's one middleware (``app.request_context``) calls ``pass_gate`` for every route
-declared with a permission. Litestar has routed the request by then, so the route handler
-(and the permission ``v1_get``/``v1_post`` put in its ``opt``) and the parsed path
-parameters are in the scope. ``pass_gate`` reads the key from the raw headers, has the
-gatekeeper meter the request (from what the process holds, or through the gate statement:
-``app.gate.keeper``) and refuses:
+The app's one middleware (``app.request_context``) calls ``gate_here``, else ``pass_gate``,
+for every route declared with a permission. Litestar has routed the request by then, so the
+route handler (and the permission ``v1_get``/``v1_post`` put in its ``opt``) and the parsed
+path parameters are in the scope. Both read the key from the raw headers and have the
+gatekeeper meter the request (``app.gate.keeper``): ``gate_here`` from what the process
+holds, with no await, ``pass_gate`` through the gate statement for what it leaves. Either
+refuses:
 
 1. 401 -- no key, a malformed key, an unknown or revoked key (nothing counted, 0 credits);
 2. 429 -- the organization's minute or day window is full (nothing counted, 0 credits);
@@ -140,9 +141,9 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
 
 
 def gate_here(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState | None:
-    """``pass_gate`` for a request the gatekeeper decides from what this process holds,
-    with no await: its state, or its refusal raised; None when the statement must decide
-    (or the request has no key): then ``pass_gate``, which reads the key again."""
+    """The gate for a request the gatekeeper decides from what this process holds, with no
+    await: its state, or its refusal raised; None when the statement must decide (or the
+    request has no key): then ``pass_gate``, which reads the key again."""
     key, has_body = _read_headers(scope)
     if key is None:
         return None
@@ -151,27 +152,21 @@ def gate_here(scope: HTTPScope, receive: Receive, permission: str, runtime: Gate
     result = runtime.gatekeeper.admit_here(digest, permission, account_id)
     if result is None:
         return None
-    if result.verdict is None:  # admitted here: the key was found, the request counted and permitted
-        return GateState(result, account_id, scope, receive, has_body, runtime.ledger, rate_limit_headers(result))
     return _passed(result, digest, permission, account_id, scope, receive, has_body, runtime)
 
 
 async def pass_gate(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
-    """Meter the request of a route that needs ``permission``; raise its refusal (an
-    ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
+    """The gate for a request ``gate_here`` left to the statement: meter it there; raise its
+    refusal (an ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
     key, has_body = _read_headers(scope)
     if key is None:
         GATE_REFUSALS.labels(401).inc()
         raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
     digest = sha256(key).digest()
-    # Parsed by the route's {account_id:int} (the scope's type says str).
-    account_id = cast("int | None", scope["path_params"].get("account_id"))
-    gatekeeper = runtime.gatekeeper
-    result = gatekeeper.admit_here(digest, permission, account_id)
-    if result is None:
-        result = await gatekeeper.admit(
-            MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"], request_id.get())
-        )
+    account_id = cast("int | None", scope["path_params"].get("account_id"))  # parsed by {account_id:int}
+    result = await runtime.gatekeeper.admit(
+        MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"], request_id.get())
+    )
     return _passed(result, digest, permission, account_id, scope, receive, has_body, runtime)
 
 

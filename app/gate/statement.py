@@ -196,7 +196,7 @@ ORDER BY r.n
 _encode_json = msgspec.json.Encoder().encode
 
 #: ``_meta._credits`` of a counted request and of one that is not (frozen: shared).
-_CREDITS_USED = {True: Credits(used=1), False: Credits(used=0)}
+_CREDITS = {True: Credits(used=1), False: Credits(used=0)}
 
 #: An allowance's hold at the ledger writer's default interval (the gatekeeper passes its own).
 DEFAULT_HOLD = hold_seconds(0.1)
@@ -297,7 +297,7 @@ class GateResult:
 
     def meta(self, cache: Cache | None = None) -> Meta:
         """``_meta``; ``cache`` is a store-served answer's ``_meta._cache`` (or None)."""
-        return Meta(credits=_CREDITS_USED[self.counted], rate_limits=self.rate_limits(), cache=cache)
+        return Meta(credits=_CREDITS[self.counted], rate_limits=self.rate_limits(), cache=cache)
 
     def retry_after(self) -> int:
         """Whole seconds until every exhausted window has ended (a 429's ``Retry-After``)."""
