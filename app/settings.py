@@ -88,7 +88,7 @@ class Settings:
     db_idle_in_transaction_timeout: float = _setting(10.0, "Longest an API connection may sit idle "
         "inside a transaction (seconds; PostgreSQL's idle_in_transaction_session_timeout): then "
         "the server ends its session. 0: none.", float, check=rules.non_negative)
-    ledger_interval: float = _setting(0.1, "Seconds between two writes of an API process's usage-ledger "
+    ledger_interval: float = _setting(0.025, "Seconds between two writes of an API process's usage-ledger "
         "rows (sooner when 1,000 wait): how late a row lands, how much a process that dies loses at most, "
         "and, plus 1.5 s, how long a request at a limit may wait for allowances out.", float, check=rules.positive)
 

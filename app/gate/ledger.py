@@ -131,7 +131,7 @@ class LedgerWriter:
         unused: Callable[..., list[Unused]] = lambda **_: [],
         written: Callable[[], None] = lambda: None,
         *,
-        interval: float = 0.1,
+        interval: float = 0.025,
         batch: int = 1000,
     ) -> None:
         self._conn = OwnConnection(pool, name=_name(pool), setup=("SET synchronous_commit = off",))

@@ -32,7 +32,7 @@ async def _fire(urls: list[str], key: str) -> list[int]:
 
 
 def _wait_for_ledger(db, org_id: int) -> None:
-    """Each process writes its ledger rows shortly after its responses (0.1 s), and gives
+    """Each process writes its ledger rows shortly after its responses (25 ms), and gives
     back what is left of its allowances when they end (1 s): wait until the counters and
     the balance agree with the ledger."""
 
