@@ -29,12 +29,21 @@ MAX_EXTRA = 10_000
 #: An allowance ends this long before its minute does (on the estimate of the database's
 #: clock), so no request it admits is counted in a window the database has already left.
 MINUTE_MARGIN = 0.05
+#: No allowance is asked for when it would serve less than this before its minute ends: it
+#: would end at once and its whole reservation go back, a write every request then waits for.
+MIN_LIFE = 0.1
 
 #: How long after its lease ends an allowance's rest is surely back on the organization
 #: row, beyond the ledger writer's interval (the writer's round trip, a late flush).
 RETURN_MARGIN = 0.5
 
 MINUTE = timedelta(minutes=1)
+
+
+def minute_ending(db_now: float) -> bool:
+    """Whether an allowance reserved at ``db_now`` (unix seconds, the database's clock)
+    would serve less than ``MIN_LIFE`` before its minute ends."""
+    return 60 - db_now % 60 < MINUTE_MARGIN + MIN_LIFE
 
 
 def hold_seconds(ledger_interval: float) -> float:

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from app.gate.allowance import Allowance, Demand, Unused
+from app.gate.allowance import Allowance, Demand, Unused, minute_ending
 from app.gate.statement import DEFAULT_HOLD, GateResult, MeterRequest
 from app.params import BIGINT_MAX
 
@@ -209,7 +209,7 @@ class Gatekeeper:
         """Ask for the organization's next allowance in the background (once: not while
         one is asked for or waits its turn)."""
         allowance.refilling = True
-        if org in self._refills or org in self._next:
+        if org in self._refills or org in self._next or minute_ending(time.time() + self._clock_offset):
             return
         wish = self._demand[org].wish(mono)
         if not wish:
@@ -245,7 +245,10 @@ class Gatekeeper:
                 return taken
             mono = time.monotonic()
             if self._current(org, mono) is None:
-                wish = self._demand[org].wish(mono)
+                # At a minute's end the statement counts the requests itself: an allowance
+                # of that minute would end at once and all of it go back.
+                if not minute_ending(time.time() + self._clock_offset):
+                    wish = self._demand[org].wish(mono)
                 await self._rest_back(org)
         generation = self._generation
         result = await self._meter(replace(request, wish=wish, hold=self._hold) if wish else request)

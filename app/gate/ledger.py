@@ -145,6 +145,8 @@ class LedgerWriter:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._lock = asyncio.Lock()
+        #: Writes begun so far: a ``settle`` is served by any write that begins after its call.
+        self.begun = 0
         #: Writes failed in a row: the writer waits longer before the next (``pause``).
         self.failures = 0
 
@@ -171,31 +173,43 @@ class LedgerWriter:
         (``everything``: every allowance's rest, so the counters match the ledger; at
         shutdown and in tests)."""
         async with self._lock:  # one write at a time: rows land in the order they were queued
-            rows, self._rows = self._rows, []
-            back, self._back = self._back, []
-            back = merged([*back, *self._unused(everything=everything)])
-            if not rows and not back:
-                self._written()
-                return
-            try:
-                await self._write(rows, back)
-                self.failures = 0
-                self._written()
-            except BaseException as exc:  # cancelled too: nothing is lost that did not commit
-                self._keep(rows)
-                self._back[:0] = back
-                if not isinstance(exc, Exception):
-                    raise
-                self.failures += 1
-                logger.warning("ledger_write_failed", extra={"pending": len(self._rows), "failures": self.failures},
-                               exc_info=self.failures == 1)
+            await self._flush(everything)
+
+    async def _flush(self, everything: bool) -> None:
+        """``flush``'s write, under the lock."""
+        self.begun += 1
+        rows, self._rows = self._rows, []
+        back, self._back = self._back, []
+        back = merged([*back, *self._unused(everything=everything)])
+        if not rows and not back:
+            self._written()
+            return
+        try:
+            await self._write(rows, back)
+            self.failures = 0
+            self._written()
+        except BaseException as exc:  # cancelled too: nothing is lost that did not commit
+            self._keep(rows)
+            self._back[:0] = back
+            if not isinstance(exc, Exception):
+                raise
+            self.failures += 1
+            logger.warning("ledger_write_failed", extra={"pending": len(self._rows), "failures": self.failures},
+                           exc_info=self.failures == 1)
 
     async def settle(self) -> None:
         """Write now, for a request that must not read the counters before what was given
         up is back on them; not while writes fail (it would wait on a database that is down,
         which its own statement will report)."""
-        if not self.failures:
-            await self.flush()
+        if self.failures:
+            return
+        # Every request that waits now is served by one write that begins after its call:
+        # at a minute's turn hundreds of them wait at once, and a write each, one after
+        # another, kept the last waiting for hundreds of milliseconds.
+        after = self.begun
+        async with self._lock:
+            if self.begun == after:
+                await self._flush(False)
 
     async def _write(self, rows: list[LedgerRow], unused: list[Unused]) -> None:
         conn = await self._conn.get()

@@ -112,17 +112,21 @@ def _per_item_failure(exc: Exception) -> bool:
 class BatchedReads:
     """The process's batched reads on one pool: a ``Coalescer`` per statement and account."""
 
-    def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 64, in_flight: int = 4,
-                 split_at: int = 32, keep: int = 1024,
+    def __init__(self, pool: AsyncConnectionPool, *, max_batch: int = 16, in_flight: int = 4,
+                 split_at: int = 8, keep: int = 1024,
                  route: ReadPools | None = None) -> None:
         self._pool = pool
         #: The pool of an account's statement (``app.db.shard_reads``: its Citus worker);
         #: None: ``pool`` for every account. Every pool has ``pool``'s bounds.
         self._route = route
+        # Batches of at most 16 pages: a statement of 25-64 pages now and then took 10-40 ms
+        # (its backend descheduled on a busy machine) and held every page in it that long;
+        # at 128 connections the store page's p99 was 37-69 ms with 64, 24-36 ms with 16, at
+        # no less throughput (docs/benchmarks.md, "The store page's tail at 128 connections").
         self._max_batch = max_batch
-        # A second statement only once half a batch waits: on a small machine one statement
-        # keeps up and batches stay large; where the server is slower than this process
-        # (many cores), up to ``in_flight`` run side by side (docs/benchmarks.md, 16 cores).
+        # A second statement only once half a batch waits: below that, one statement keeps up;
+        # where the server is slower than this process (many cores), up to ``in_flight`` run
+        # side by side (docs/benchmarks.md, 16 cores).
         self._in_flight = min(in_flight, max(1, pool.max_size // 2))
         self._split_at = split_at
         #: Past this many coalescers the idle ones are dropped (one per account read lately).

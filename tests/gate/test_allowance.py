@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.gate.allowance import LEASE_SECONDS, MINUTE_MARGIN, TARGET_SECONDS, Allowance, Demand, Unused
+from app.gate.allowance import (
+    LEASE_SECONDS,
+    MIN_LIFE,
+    MINUTE_MARGIN,
+    TARGET_SECONDS,
+    Allowance,
+    Demand,
+    Unused,
+    minute_ending,
+)
 
 MINUTE = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 DAY = datetime(2026, 11, 25, tzinfo=UTC)
@@ -29,6 +38,14 @@ def test_an_allowance_ends_after_its_lease_or_before_its_minute_does():
     late = allowance(seconds_into_minute=59.5)
     assert late.expires == 100.0 + 0.5 - MINUTE_MARGIN
     assert late.take(late.expires - 0.001) and not late.take(late.expires)
+
+
+def test_no_allowance_is_asked_for_that_would_end_almost_at_once():
+    start = MINUTE.timestamp()
+    for into, ending in ((0.0, False), (30.0, False), (59.8, False), (59.9, True), (59.99, True)):
+        assert minute_ending(start + into) is ending, into
+    # What is asked for just before the line still serves MIN_LIFE before its minute ends.
+    assert allowance(seconds_into_minute=59.8).expires - 100.0 >= MIN_LIFE
 
 
 def test_the_clock_follows_the_database_from_the_grant():

@@ -3,6 +3,7 @@ batches, with what ended allowances give back to their organizations."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -145,6 +146,20 @@ def counters(db, org: int) -> tuple[int, int, int]:
     return db.execute(
         "SELECT minute_used, day_used, credit_balance FROM organizations WHERE id = %s", (org,)
     ).fetchone()
+
+
+async def test_requests_settling_at_once_share_one_write_that_begins_after_their_call(writer_of, db, org, key_id):
+    writer = writer_of(interval=60)
+    writer.record(row(org, key_id, 200, "before"))
+    first = asyncio.ensure_future(writer.flush())  # a write in progress when they call
+    await asyncio.sleep(0)
+    writer.record(row(org, key_id, 200, "queued meanwhile"))
+
+    await asyncio.gather(first, *(writer.settle() for _ in range(50)))
+
+    # The write in progress began before their calls; one more serves all fifty.
+    assert writer.begun == 2
+    assert [r[0] for r in ledger(db, org)] == ["before", "queued meanwhile"]
 
 
 async def test_an_allowances_rest_goes_back_to_its_windows_and_the_balance(writer_of, db, org):
