@@ -119,10 +119,11 @@ class BatchedReads:
         #: The pool of an account's statement (``app.db.shard_reads``: its Citus worker);
         #: None: ``pool`` for every account. Every pool has ``pool``'s bounds.
         self._route = route
-        # Batches of at most 16 pages: a statement of 25-64 pages now and then took 10-40 ms
-        # (its backend descheduled on a busy machine) and held every page in it that long;
-        # at 128 connections the store page's p99 was 37-69 ms with 64, 24-36 ms with 16, at
-        # no less throughput (docs/benchmarks.md, "The store page's tail at 128 connections").
+        # Batches of at most 16 pages: at 128 connections a statement of up to 64 pages took
+        # 27 ms at its p99 (90 at most) and held every page in it that long, one of 16 pages
+        # 11 ms (14); the store page's p99 went from 51 to 28 ms, its req/s no lower, and at
+        # 32 connections 13% higher (docs/benchmarks.md, "The store page's tail at 1 and 128
+        # connections").
         self._max_batch = max_batch
         # A second statement only once half a batch waits: below that, one statement keeps up;
         # where the server is slower than this process (many cores), up to ``in_flight`` run
