@@ -33,6 +33,9 @@ MINUTE_MARGIN = 0.05
 #: would end at once and its whole reservation go back, a write every request then waits for.
 MIN_LIFE = 0.1
 
+#: The ledger writer's interval by default (``RELAY_LEDGER_INTERVAL``'s default).
+LEDGER_INTERVAL = 0.025
+
 #: How long after its lease ends an allowance's rest is surely back on the organization
 #: row, beyond the ledger writer's interval (the writer's round trip, a late flush).
 RETURN_MARGIN = 0.5

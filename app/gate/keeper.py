@@ -146,6 +146,10 @@ class Gatekeeper:
         self._keys.clear()
         self._accounts.clear()
 
+    def _db_now(self) -> float:
+        """The database's clock (unix seconds), as the last statement's answer set it."""
+        return time.time() + self._clock_offset
+
     # --- here ------------------------------------------------------------------------------
 
     def admit_here(self, key_hash: bytes, permission: str, account_id: int | None) -> GateResult | None:
@@ -157,7 +161,7 @@ class Gatekeeper:
         key = self._keys.get(key_hash)
         if key is None or mono - key.learned > KNOWN_SECONDS:
             return None
-        if key.expires_at is not None and time.time() + self._clock_offset >= key.expires_at:
+        if key.expires_at is not None and self._db_now() >= key.expires_at:
             return None
         org = key.organization_id
         token, verdict = None, None
@@ -209,7 +213,7 @@ class Gatekeeper:
         """Ask for the organization's next allowance in the background (once: not while
         one is asked for or waits its turn)."""
         allowance.refilling = True
-        if org in self._refills or org in self._next or minute_ending(time.time() + self._clock_offset):
+        if org in self._refills or org in self._next or minute_ending(self._db_now()):
             return
         wish = self._demand[org].wish(mono)
         if not wish:
@@ -247,7 +251,7 @@ class Gatekeeper:
             if self._current(org, mono) is None:
                 # At a minute's end the statement counts the requests itself: an allowance
                 # of that minute would end at once and all of it go back.
-                if not minute_ending(time.time() + self._clock_offset):
+                if not minute_ending(self._db_now()):
                     wish = self._demand[org].wish(mono)
                 await self._rest_back(org)
         generation = self._generation

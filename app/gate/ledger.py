@@ -36,7 +36,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 from app.db.pool import OwnConnection, pool_kwargs
-from app.gate.allowance import Unused
+from app.gate.allowance import LEDGER_INTERVAL, Unused
 from app.params import BIGINT_MAX
 
 logger = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ class LedgerWriter:
         unused: Callable[..., list[Unused]] = lambda **_: [],
         written: Callable[[], None] = lambda: None,
         *,
-        interval: float = 0.025,
+        interval: float = LEDGER_INTERVAL,
         batch: int = 1000,
     ) -> None:
         self._conn = OwnConnection(pool, name=_name(pool), setup=("SET synchronous_commit = off",))

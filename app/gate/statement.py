@@ -35,7 +35,7 @@ from psycopg import AsyncConnection, AsyncCursor
 from psycopg.rows import RowMaker
 
 from app.envelope import Cache, Credits, Meta, RateLimits
-from app.gate.allowance import hold_seconds
+from app.gate.allowance import LEDGER_INTERVAL, hold_seconds
 from app.params import BIGINT_MAX  # account ids outside 1..BIGINT_MAX name no account
 
 GATE_SQL = """
@@ -199,7 +199,7 @@ _encode_json = msgspec.json.Encoder().encode
 _CREDITS = {True: Credits(used=1), False: Credits(used=0)}
 
 #: An allowance's hold at the ledger writer's default interval (the gatekeeper passes its own).
-DEFAULT_HOLD = hold_seconds(0.1)
+DEFAULT_HOLD = hold_seconds(LEDGER_INTERVAL)
 
 
 @dataclass(slots=True)  # not frozen: built on every request (see GateResult)
