@@ -106,6 +106,11 @@ def check_connections(database_url: str, processes: int, minimal_apps: int = 1) 
                            f"in BENCH_DATABASE_URL")
 
 
+def store_page(api: str, data: Serving) -> Load:
+    """The store-served earnings page of the API at ``api``, at random markers."""
+    return Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers)
+
+
 def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     """The store-served earnings page vs the separate minimal app, random markers; with
     ``config.control``, a second copy of the minimal app in the same rotation (an A/A run)."""
@@ -116,7 +121,7 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         data.refresh(stack)
         api = stack.serve(workers)
         expect_source(f"{api}/v1/{data.account}/earnings?marker={data.markers[1]}", data.key, "store")
-        loads = {"store": Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers)}
+        loads = {"store": store_page(api, data)}
         for name in minimal_apps:
             base = stack.uvicorn("bench.minimal_app:app", workers, name, BENCH_MINIMAL_DATABASE_URL=stack.database_url)
             loads[name] = Load(f"{base}/earnings/{data.account}?marker=", None, data.markers)
@@ -154,7 +159,7 @@ def scaling(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         loads = {}
         for count in (1, workers):
             api = stack.serve(count, "scaling")
-            loads[str(count)] = Load(f"{api}/v1/{data.account}/earnings?marker=", data.key, data.markers)
+            loads[str(count)] = store_page(api, data)
         for connections in (c for c in config.connections if c >= 32):
             r = measure(loads, config, connections)
             rows.append(Row("a", f"store page, {workers} processes / 1 process, {connections} conn.",
