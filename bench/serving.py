@@ -120,8 +120,9 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
     for workers in config.processes:
         data.refresh(stack)
         api = stack.serve(workers)
-        expect_source(f"{api}/v1/{data.account}/earnings?marker={data.markers[1]}", data.key, "store")
-        loads = {"store": store_page(api, data)}
+        store = store_page(api, data)
+        expect_source(f"{store.url}{data.markers[1]}", data.key, "store")
+        loads = {"store": store}
         for name in minimal_apps:
             base = stack.uvicorn("bench.minimal_app:app", workers, name, BENCH_MINIMAL_DATABASE_URL=stack.database_url)
             loads[name] = Load(f"{base}/earnings/{data.account}?marker=", None, data.markers)
