@@ -3,7 +3,8 @@
 Most requests of a busy key need no database work. The gatekeeper keeps what the gate
 statement told it:
 
-- the keys it has seen (organization, role's permissions, expiry) and, per organization,
+- the keys it has seen (organization, role's permissions, expiry; by value too, the ones it
+  admitted, so they are not hashed again: ``KeyDigests``) and, per organization,
   the accounts it has asked about (connected or not, the stored credential): forgotten
   whenever ``app.gate.listener`` hears of a change to keys, accounts or roles, and at the
   latest after ``KNOWN_SECONDS``;
@@ -35,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from app.gate.allowance import Allowance, Demand, Unused, minute_ending
+from app.gate.keys import KeyDigests
 from app.gate.statement import DEFAULT_HOLD, GateResult, MeterRequest
 from app.params import BIGINT_MAX
 
@@ -61,15 +63,15 @@ class KnownKey:
 
 @dataclass(frozen=True, slots=True)
 class KnownAccount:
-    owned: bool
     upstream_token: str | None  # as stored (encrypted); None when not owned
     learned: float
-    disconnected: bool = False  # ``relay accounts disconnect``: refused with 409
+    #: The account check's refusal, in the statement's order: 404 when the organization does
+    #: not own it, 409 when it is disconnected (``relay accounts disconnect``), else None.
+    verdict: int | None
 
-    @property
-    def verdict(self) -> int | None:
-        """The account check's refusal (the statement's, in its order), or None."""
-        return 404 if not self.owned else 409 if self.disconnected else None
+    @classmethod
+    def of(cls, owned: bool, disconnected: bool, upstream_token: str | None, learned: float) -> KnownAccount:
+        return cls(upstream_token, learned, 404 if not owned else 409 if disconnected else None)
 
 
 class Trusted(Protocol):
@@ -98,6 +100,8 @@ class Gatekeeper:
         self._waiting: dict[int, int] = {}
         self._max_deferred = max_deferred
         self._keys: dict[bytes, KnownKey] = {}
+        #: By key, the digest of each key admitted here (``app.gate.middleware``): emptied with the keys.
+        self.digests = KeyDigests()
         self._accounts: dict[tuple[int, int], KnownAccount] = {}
         #: Per organization: the allowance in use, and the one asked for when it ran low.
         self._allowances: dict[int, Allowance] = {}
@@ -144,6 +148,7 @@ class Gatekeeper:
         """Drop every key and account (a change was announced, or nobody listens)."""
         self._generation += 1
         self._keys.clear()
+        self.digests.clear()
         self._accounts.clear()
 
     def _db_now(self) -> float:
@@ -157,11 +162,11 @@ class Gatekeeper:
         ``{account_id}``, None when it names none), or None: then ``admit`` decides."""
         if not self._trust.live:
             return None
-        mono = time.monotonic()
         key = self._keys.get(key_hash)
-        if key is None or mono - key.learned > KNOWN_SECONDS:
+        if key is None:
             return None
-        if key.expires_at is not None and self._db_now() >= key.expires_at:
+        mono = time.monotonic()
+        if mono - key.learned > KNOWN_SECONDS or (key.expires_at is not None and self._db_now() >= key.expires_at):
             return None
         org = key.organization_id
         token, verdict = None, None
@@ -173,9 +178,12 @@ class Gatekeeper:
                 if account is None or mono - account.learned > KNOWN_SECONDS:
                     return None
                 token, verdict = account.upstream_token, account.verdict
-        allowance = self._current(org, mono)
+        # Taken from the allowance in use; only when that one is spent, from the next one.
+        allowance = self._allowances.get(org)
         if allowance is None or not allowance.take(mono):
-            return None
+            allowance = self._current(org, mono)
+            if allowance is None or not allowance.take(mono):
+                return None
         if allowance.running_low():
             self._refill(key_hash, org, allowance, mono)
         permitted = permission in key.permissions
@@ -337,8 +345,8 @@ class Gatekeeper:
                 result.expires_at.timestamp() if result.expires_at is not None else None, mono,
             )
             if request.account_named and request.account_id is not None:
-                self._accounts[org, request.account_id] = KnownAccount(
-                    bool(result.owned), result.upstream_token, mono, bool(result.disconnected)
+                self._accounts[org, request.account_id] = KnownAccount.of(
+                    bool(result.owned), bool(result.disconnected), result.upstream_token, mono
                 )
         if result.extra:
             self._give_up(self._allowances, org)

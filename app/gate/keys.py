@@ -21,6 +21,8 @@ _RANDOM_BYTES = 32
 #: Characters of the key kept in clear in ``api_keys.prefix`` (the fixed part and 6 more).
 VISIBLE_CHARS = len(KEY_PREFIX) + 6
 KEY_PATTERN = re.compile(r"crk_live_[A-Za-z0-9_-]{43}")
+#: Most keys a process keeps the digest of (``KeyDigests``); past it, it starts again.
+MAX_DIGESTS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,38 @@ def generate_key() -> NewKey:
 
 def key_digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode()).digest()
+
+
+class KeyDigests:
+    """The digests of the keys the gatekeeper admitted from what it holds, by key.
+
+    A busy key is presented thousands of times a second; inside the app its SHA-256 cost
+    3-5 µs a request (OpenSSL's state gone cold between requests), a sizeable part of the
+    gate's own cost (docs/benchmarks.md). Only keys the gatekeeper knows enter (a key that
+    was never valid is hashed at each request, as before), at most ``MAX_DIGESTS``, and
+    they leave with everything else it holds whenever keys change (``Gatekeeper.forget``):
+    a revoked key's secret does not stay in the process. It decides nothing: the digest is
+    looked up as before.
+    """
+
+    __slots__ = ("_held", "_most", "known")
+
+    def __init__(self, most: int = MAX_DIGESTS) -> None:
+        self._held: dict[bytes, bytes] = {}
+        self._most = most
+        #: The digest of a key remembered before, or None.
+        self.known = self._held.get
+
+    def remember(self, key: bytes, digest: bytes) -> None:
+        if len(self._held) >= self._most:
+            self._held.clear()  # bounded; the keys in use come back at their next request
+        self._held[key] = digest
+
+    def clear(self) -> None:
+        self._held.clear()
+
+    def __len__(self) -> int:
+        return len(self._held)
 
 
 def digests_match(stored: bytes, presented: bytes) -> bool:

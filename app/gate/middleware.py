@@ -37,7 +37,7 @@ from typing import cast
 from litestar.types import HTTPScope, Receive, Scope
 
 from app.errors import ApiError
-from app.gate.keys import KEY_PATTERN, digests_match, presented_key
+from app.gate.keys import KEY_PATTERN, KeyDigests, digests_match, presented_key
 from app.gate.state import GateRuntime, GateState
 from app.gate.statement import GateResult, MeterRequest
 from app.metrics import GATE_REFUSALS
@@ -112,11 +112,12 @@ _BEARER = b"Bearer "
 _KEY_BYTES = re.compile(KEY_PATTERN.pattern.encode())
 
 
-def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
-    """The key the request carries (or None) and whether it announces a body, from the
+def _presented(scope: Scope, digests: KeyDigests) -> tuple[bytes | None, bytes | None, bool]:
+    """The key the request carries (None: none we accept), its digest when the gatekeeper
+    remembers it (``KeyDigests``), and whether the request announces a body, from the
     scope's raw header list (ASGI names are lower case; the first of each key header wins).
-    The usual ``Authorization: Bearer <key>`` alone is read as bytes; every other form
-    goes through ``presented_key``, which has the rules."""
+    The usual ``Authorization: Bearer <key>`` alone is read as bytes, and a remembered key
+    is not checked again; every other form goes through ``presented_key``, which has the rules."""
     authorization = api_key = None
     has_body = False
     for name, value in scope["headers"]:  # compared, not hashed: a header name is new bytes each time
@@ -129,40 +130,51 @@ def _read_headers(scope: Scope) -> tuple[bytes | None, bool]:
         elif name == b"content-length" or name == b"transfer-encoding":
             has_body = True
     if api_key is None and authorization is not None and authorization.startswith(_BEARER):
-        if _KEY_BYTES.fullmatch(authorization, len(_BEARER)):
-            return authorization[len(_BEARER):], has_body
+        bearer = authorization[len(_BEARER):]
+        digest = digests.known(bearer)  # only well-formed keys are remembered
+        if digest is not None or _KEY_BYTES.fullmatch(bearer):
+            return bearer, digest, has_body
     found = {
         name: value.decode("latin-1")
         for name, value in (("authorization", authorization), ("x-api-key", api_key))
         if value is not None
     }
     key = presented_key(found)
-    return (key.encode("ascii") if key is not None else None), has_body
+    if key is None:
+        return None, None, has_body
+    encoded = key.encode("ascii")
+    return encoded, digests.known(encoded), has_body
 
 
 def gate_here(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState | None:
     """The gate for a request the gatekeeper decides from what this process holds, with no
     await: its state, or its refusal raised; None when the statement must decide (or the
     request has no key): then ``pass_gate``, which reads the key again."""
-    key, has_body = _read_headers(scope)
+    gatekeeper = runtime.gatekeeper
+    key, digest, has_body = _presented(scope, gatekeeper.digests)
     if key is None:
         return None
-    digest = sha256(key).digest()
+    hashed = digest is None
+    if hashed:
+        digest = sha256(key).digest()
     account_id = cast("int | None", scope["path_params"].get("account_id"))  # parsed by {account_id:int}
-    result = runtime.gatekeeper.admit_here(digest, permission, account_id)
+    result = gatekeeper.admit_here(digest, permission, account_id)
     if result is None:
         return None
+    if hashed:
+        gatekeeper.digests.remember(key, digest)  # a key the gatekeeper knows
     return _passed(result, digest, permission, account_id, scope, receive, has_body, runtime)
 
 
 async def pass_gate(scope: HTTPScope, receive: Receive, permission: str, runtime: GateRuntime) -> GateState:
     """The gate for a request ``gate_here`` left to the statement: meter it there; raise its
     refusal (an ``ApiError``, whose 403, 404 or 409 is in the ledger already) or let it through."""
-    key, has_body = _read_headers(scope)
+    key, digest, has_body = _presented(scope, runtime.gatekeeper.digests)
     if key is None:
         GATE_REFUSALS.labels(401).inc()
         raise ApiError(401, UNAUTHENTICATED, "unauthenticated")
-    digest = sha256(key).digest()
+    if digest is None:
+        digest = sha256(key).digest()
     account_id = cast("int | None", scope["path_params"].get("account_id"))  # parsed by {account_id:int}
     result = await runtime.gatekeeper.admit(
         MeterRequest.of(digest, permission, account_id, scope["method"], scope["path_template"], request_id.get())

@@ -14,6 +14,7 @@ import pytest
 from app.admin.service import disconnect_account, reconnect_account, revoke_key
 from app.gate import allowance as allowance_module
 from app.gate.keeper import Trust
+from app.gate.keys import KeyDigests
 from tests.fixtures.api import auth, settle_ledger, usage
 from tests.fixtures.net import clear_of_utc_midnight, wait_for
 
@@ -85,10 +86,13 @@ def test_revoking_a_held_key_bites_once_the_process_hears_of_it(probe_client, db
     wait_for_listener(probe_client)
     assert fire(probe_client, key.secret, 50) == [200] * 50
     assert gatekeeper(probe_client).admitted_locally > 0  # the key is held, with an allowance
+    assert len(gatekeeper(probe_client).digests) == 1  # and its digest, not hashed again
 
     heard(probe_client, lambda: revoke_key(db, key.id))
 
+    assert len(gatekeeper(probe_client).digests) == 0
     assert fire(probe_client, key.secret, 1) == [401]
+    assert len(gatekeeper(probe_client).digests) == 0  # a key the database refuses is not kept
     settle_ledger(probe_client)
     state = usage(db, org)
     # the rest of the allowance went back: the counters are the 50 requests that passed
@@ -236,3 +240,13 @@ def test_headers_count_down_one_by_one_when_the_next_allowance_is_late(probe_cli
     ]
     assert remaining == list(range(100_000 - 1, 100_000 - 151, -1))
     assert keeper.admitted_locally > 0 and keeper.refills_awaited > 0
+
+
+def test_remembered_digests_are_bounded():
+    digests = KeyDigests(most=2)
+    for i in range(3):
+        digests.remember(b"key-%d" % i, b"digest-%d" % i)
+
+    assert len(digests) <= 2
+    assert digests.known(b"key-2") == b"digest-2"
+    assert digests.known(b"key-9") is None
