@@ -69,10 +69,6 @@ class KnownAccount:
     #: not own it, 409 when it is disconnected (``relay accounts disconnect``), else None.
     verdict: int | None
 
-    @classmethod
-    def of(cls, owned: bool, disconnected: bool, upstream_token: str | None, learned: float) -> KnownAccount:
-        return cls(upstream_token, learned, 404 if not owned else 409 if disconnected else None)
-
 
 class Trusted(Protocol):
     """Whether what the gatekeeper holds can be used: a live listener (``app.gate.listener``)."""
@@ -178,8 +174,7 @@ class Gatekeeper:
                 if account is None or mono - account.learned > KNOWN_SECONDS:
                     return None
                 token, verdict = account.upstream_token, account.verdict
-        # Taken from the allowance in use; only when that one is spent, from the next one.
-        allowance = self._allowances.get(org)
+        allowance = self._allowances.get(org)  # the one in use; once it is spent, the next one
         if allowance is None or not allowance.take(mono):
             allowance = self._current(org, mono)
             if allowance is None or not allowance.take(mono):
@@ -345,9 +340,8 @@ class Gatekeeper:
                 result.expires_at.timestamp() if result.expires_at is not None else None, mono,
             )
             if request.account_named and request.account_id is not None:
-                self._accounts[org, request.account_id] = KnownAccount.of(
-                    bool(result.owned), bool(result.disconnected), result.upstream_token, mono
-                )
+                verdict = 404 if not result.owned else 409 if result.disconnected else None
+                self._accounts[org, request.account_id] = KnownAccount(result.upstream_token, mono, verdict)
         if result.extra:
             self._give_up(self._allowances, org)
             self._allowances[org] = self._allowance(result, mono)

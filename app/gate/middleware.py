@@ -155,7 +155,7 @@ def gate_here(scope: HTTPScope, receive: Receive, permission: str, runtime: Gate
     if key is None:
         return None
     hashed = digest is None
-    if hashed:
+    if digest is None:
         digest = sha256(key).digest()
     account_id = cast("int | None", scope["path_params"].get("account_id"))  # parsed by {account_id:int}
     result = gatekeeper.admit_here(digest, permission, account_id)
