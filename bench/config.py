@@ -29,6 +29,14 @@ CASES = {
 #: Cases that read the serving data set (one account synced from the sandbox).
 SERVING_CASES = frozenset("abcef")
 
+#: The fewest rounds of a comparison that single 5-second rounds cannot settle: case b's
+#: cost (about a tenth of either side) and case a's at few connections (``FEW_CONNECTIONS``).
+MIN_ROUNDS_CLOSE = 6
+#: Case a at this many connections or fewer: one run holds the fewest tail samples, and one
+#: scheduler hiccup on a 2-core machine moves its p99 by a third (the A/A control's median
+#: there ranged 0.82 to 1.58 over the full runs in docs/benchmarks.md).
+FEW_CONNECTIONS = 8
+
 
 @dataclass(frozen=True)
 class BenchConfig:
@@ -49,6 +57,11 @@ class BenchConfig:
     #: Case a also measures an identical copy of the minimal app against it, case b its open
     #: route twice (A/A runs): how far two runs of one thing differ here, beside every ratio.
     control: bool = False
+
+    def rounds_at(self, connections: int) -> int:
+        """Rounds of case a's comparison at ``connections``: ``rounds``, and at least
+        ``MIN_ROUNDS_CLOSE`` at ``FEW_CONNECTIONS`` or fewer."""
+        return max(self.rounds, MIN_ROUNDS_CLOSE) if connections <= FEW_CONNECTIONS else self.rounds
 
     @property
     def paged_rows(self) -> int:

@@ -26,7 +26,7 @@ from pathlib import Path
 from bench import dataset, facts
 from bench.backfill import case_d
 from bench.common import bench_database, bench_server
-from bench.config import CASES, SERVING_CASES, BenchConfig, flag
+from bench.config import CASES, FEW_CONNECTIONS, MIN_ROUNDS_CLOSE, SERVING_CASES, BenchConfig, flag
 from bench.distributed import case_h
 from bench.freshness import case_g
 from bench.latest import refresh as refresh_latest
@@ -100,7 +100,8 @@ def main() -> int:
         f"machine: {facts.machine()}",
         *notes,
         f"load average (1 / 5 / 15 min): {load_before} before, {facts.load()} after",
-        f"code: {facts.commit()}; mode: {'quick' if config.quick else 'full'}, {config.rounds} rounds of "
+        f"code: {facts.commit()}; mode: {'quick' if config.quick else 'full'}, {config.rounds} rounds "
+        f"(at least {MIN_ROUNDS_CLOSE} in case b and in case a at {FEW_CONNECTIONS} connections or fewer) of "
         f"{config.seconds} s per wrk run; run took {minutes:.1f} min",
         summary(rows),
     ]

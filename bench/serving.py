@@ -16,7 +16,7 @@ import httpx
 import psycopg
 
 from app.db.rows import one
-from bench.config import BenchConfig
+from bench.config import MIN_ROUNDS_CLOSE, BenchConfig
 from bench.dataset import Serving
 from bench.report import Rounds, Row, Target, costs, percent, ratios
 from bench.stack import Stack, get_json
@@ -127,7 +127,7 @@ def case_a(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
             base = stack.uvicorn("bench.minimal_app:app", workers, name, BENCH_MINIMAL_DATABASE_URL=stack.database_url)
             loads[name] = Load(f"{base}/earnings/{data.account}?marker=", None, data.markers)
         for connections in config.connections:
-            results[workers, connections] = measure(loads, config, connections)
+            results[workers, connections] = measure(loads, config, connections, config.rounds_at(connections))
         stack.procs.stop_all()
     rows = []
     for (workers, connections), r in results.items():
@@ -184,7 +184,7 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         loads["control"] = open_
     # At least 6 rounds (3 in each order): the difference is a tenth of either side, and on
     # a shared 2-core machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
-    r = measure(loads, config, connections=32, rounds=max(config.rounds, 6))
+    r = measure(loads, config, connections=32, rounds=max(config.rounds, MIN_ROUNDS_CLOSE))
     rows = [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),

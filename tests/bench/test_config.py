@@ -55,3 +55,10 @@ def test_rounds_alternate_the_order_of_the_loads() -> None:
     loads = {"open": Load("http://a/open?m=", None, (1, 2)), "gated": Load("http://a/v1?m=", "k", (1, 2))}
     assert [[name for name, _ in in_order(loads, r)] for r in range(4)] == [
         ["open", "gated"], ["gated", "open"], ["open", "gated"], ["gated", "open"]]
+
+
+def test_case_a_takes_more_rounds_at_few_connections() -> None:
+    full, quick = BenchConfig.from_env({}), BenchConfig.from_env({"BENCH_QUICK": "1"})
+    assert [full.rounds_at(c) for c in full.connections] == [6, 6, 3, 3]
+    assert quick.rounds_at(1) == 6 and quick.rounds_at(32) == 3
+    assert BenchConfig.from_env({"BENCH_ROUNDS": "9"}).rounds_at(1) == 9  # asked for more: more
