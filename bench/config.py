@@ -58,10 +58,15 @@ class BenchConfig:
     #: route twice (A/A runs): how far two runs of one thing differ here, beside every ratio.
     control: bool = False
 
+    @property
+    def close_rounds(self) -> int:
+        """Rounds of a comparison single rounds cannot settle: ``rounds``, at least ``MIN_ROUNDS_CLOSE``."""
+        return max(self.rounds, MIN_ROUNDS_CLOSE)
+
     def rounds_at(self, connections: int) -> int:
-        """Rounds of case a's comparison at ``connections``: ``rounds``, and at least
-        ``MIN_ROUNDS_CLOSE`` at ``FEW_CONNECTIONS`` or fewer."""
-        return max(self.rounds, MIN_ROUNDS_CLOSE) if connections <= FEW_CONNECTIONS else self.rounds
+        """Rounds of case a's comparison at ``connections``: ``close_rounds`` at
+        ``FEW_CONNECTIONS`` or fewer, else ``rounds``."""
+        return self.close_rounds if connections <= FEW_CONNECTIONS else self.rounds
 
     @property
     def paged_rows(self) -> int:

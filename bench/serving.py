@@ -16,7 +16,7 @@ import httpx
 import psycopg
 
 from app.db.rows import one
-from bench.config import MIN_ROUNDS_CLOSE, BenchConfig
+from bench.config import BenchConfig
 from bench.dataset import Serving
 from bench.report import Rounds, Row, Target, costs, percent, ratios
 from bench.stack import Stack, get_json
@@ -184,7 +184,7 @@ def case_b(stack: Stack, data: Serving, config: BenchConfig) -> list[Row]:
         loads["control"] = open_
     # At least 6 rounds (3 in each order): the difference is a tenth of either side, and on
     # a shared 2-core machine single 5-second rounds of it swing by as much (docs/benchmarks.md).
-    r = measure(loads, config, connections=32, rounds=max(config.rounds, MIN_ROUNDS_CLOSE))
+    r = measure(loads, config, connections=32, rounds=config.close_rounds)
     rows = [throughput_row("b", "route without the gate, 32 conn.", r["open"]),
             throughput_row("b", "route behind the gate, 32 conn.", r["gated"]),
             Row("b", "gate cost (1 - gated / open)", costs(rps(r["gated"]), rps(r["open"])),
