@@ -4,8 +4,8 @@ The gate decides a request's credit and window counts before the handler runs (i
 statement, or from an allowance); its ledger row -- organization, key, account, route,
 final status, whether the credit came off the balance, when it counted, its request id --
 is known once the response has gone. ``LedgerWriter.record`` queues it; a background task
-writes the queue every ``interval`` seconds (at once when ``batch`` rows wait) with COPY,
-in one transaction with what goes back to the organizations (``app.gate.allowance.Unused``:
+writes the queue every ``interval`` seconds (at once when ``batch`` rows wait) with one
+INSERT, in one transaction with what goes back to the organizations (``app.gate.allowance.Unused``:
 what ended allowances leave, and the admission and credit of each counted request that is
 charged nothing after all, ``give_back``), so the counters and the balance agree with the
 ledger rows once a write has landed. Nothing of this is on a request's path, save one
@@ -14,7 +14,7 @@ with admissions left waits for the write that gives that rest back (``app.gate.k
 
 The writes go over the writer's own connection, autocommitted with ``synchronous_commit``
 off for its session (bookkeeping: a commit does not wait for the WAL flush): a write of
-rows alone is one COPY, one round trip, its own transaction; BEGIN and COMMIT come only
+rows alone is one prepared INSERT, one round trip, its own transaction; BEGIN and COMMIT come only
 with give-backs. It takes no connection from the pool that serves the pages.
 
 A write that fails keeps its rows and returns for the next attempt (at most ``MAX_PENDING``
@@ -26,12 +26,10 @@ what it had not written: at most one interval of rows, whose credits stay charge
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import re
-import time
 from collections.abc import Callable
 
+import msgspec
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
@@ -41,63 +39,45 @@ from app.params import BIGINT_MAX
 
 logger = logging.getLogger(__name__)
 
-COPY_SQL = """
-COPY usage_ledger (organization_id, api_key_id, account_id, method, route, status, debited,
-                   created_at, request_id, credits)
-FROM STDIN
+#: The rows come as one JSON array of arrays (``json_rows``): one statement, prepared once,
+#: one round trip. A COPY took two (the command, then the data), and psycopg's COPY machinery
+#: cost the API process about 220 us of CPU per write against 120 for this statement, a
+#: stall every request in flight shared 40 times a second (docs/benchmarks.md, "The ledger
+#: write and the one-connection tail"). ``created_at`` arrives as whole microseconds.
+INSERT_SQL = """
+INSERT INTO usage_ledger (organization_id, api_key_id, account_id, method, route, status, debited,
+                          created_at, request_id, credits)
+SELECT (r->>0)::bigint, (r->>1)::bigint, (r->>2)::bigint, r->>3, r->>4, (r->>5)::smallint, (r->>6)::boolean,
+       timestamptz 'epoch' + (r->>7)::bigint * interval '1 microsecond', r->>8, (r->>9)::smallint
+FROM jsonb_array_elements(%s::jsonb) AS r
 """
-
-# COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
-_SPECIAL = re.compile(r"[\\\t\n\r]")
-_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-_NULL = "\\N"
-
-
-def _text(value: str | None) -> str:
-    if value is None:
-        return _NULL
-    return value.translate(_ESCAPES) if _SPECIAL.search(value) else value
-
 
 #: One counted request's ledger row as the gate queues it when its response has gone:
 #: organization, key, account (the route's ``{account_id}``, None when it names none),
 #: method, route template, final status, whether its credit came off the balance, when it
 #: was counted (unix seconds, the database's clock), request id, credits used. Kept as a
-#: tuple until it is written: formatting a batch at once (``copy_text``) costs less than a
+#: tuple until it is written: encoding a batch at once (``json_rows``) costs less than a
 #: line per request on the request's path.
 LedgerRow = tuple[int, int, int | None, str, str, int, bool, float, str | None, int]
 
-
-@functools.lru_cache(maxsize=4096)
-def _who_and_where(org: int, key_id: int, account_id: int | None, method: str, route: str) -> str:
-    """The first five fields of a line: the same for every request of one key to one route.
-    An account id no ``bigint`` holds (the route took it from the path) is stored as NULL."""
-    account = account_id if account_id is not None and 1 <= account_id <= BIGINT_MAX else None
-    return f"{org}\t{key_id}\t{_NULL if account is None else account}\t{_text(method)}\t{_text(route)}\t"
+_encode = msgspec.json.Encoder().encode
 
 
-#: The whole second last formatted by ``_timestamp``, and its text.
-_second: list = [-1, ""]
-
-
-def _timestamp(at: float) -> str:
-    """Unix seconds as timestamptz text, ``YYYY-MM-DD HH:MM:SS.ffffff+00``: the whole second
-    is formatted once and kept while requests keep falling into it."""
+def _micros(at: float) -> int:
+    """Unix seconds as whole microseconds, truncated (a row counted in the last microsecond
+    of a minute stays in that minute)."""
     second = int(at)
-    if second != _second[0]:
-        _second[:] = second, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(second))
-    return f"{_second[1]}.{int((at - second) * 1_000_000):06d}+00"
+    return second * 1_000_000 + int((at - second) * 1_000_000)
 
 
-def copy_text(rows: list[LedgerRow]) -> str:
-    """``rows`` as lines of COPY's text format. A request id is one ``app.request_id``
-    chose, so it has nothing to escape; the method and route are escaped once per key and
-    route (``_who_and_where``)."""
-    return "".join([
-        f"{_who_and_where(org, key_id, account_id, method, route)}{status}\t{'t' if debited else 'f'}\t"
-        f"{_timestamp(at)}\t{_NULL if request_id is None else request_id}\t{credits}\n"
+def json_rows(rows: list[LedgerRow]) -> bytes:
+    """``rows`` as the elements of ``INSERT_SQL``'s JSON array, without its brackets. An
+    account id no ``bigint`` holds (the route took it from the path) is stored as NULL."""
+    return _encode([
+        (org, key_id, account_id if account_id is None or 1 <= account_id <= BIGINT_MAX else None, method, route,
+         status, debited, _micros(at), request_id, credits)
         for org, key_id, account_id, method, route, status, debited, at, request_id, credits in rows
-    ])
+    ])[1:-1]
 
 
 #: Admissions go back to the windows they were counted in, if those are still the current
@@ -113,9 +93,9 @@ WHERE id = %(organization_id)s
 """
 
 MAX_PENDING = 200_000
-#: Rows formatted and sent at a time: a batch of 1,000 formatted at once held the event
-#: loop about 1.4 ms, a stall every request in flight shared.
-COPY_CHUNK = 200
+#: Rows encoded at a time, the requests waiting let run between two chunks: a batch of 1,000
+#: formatted at once held the event loop about 1.4 ms, a stall every request in flight shared.
+CHUNK = 200
 #: Longest wait between two writes while they fail.
 MAX_PAUSE = 5.0
 
@@ -215,11 +195,11 @@ class LedgerWriter:
         conn = await self._conn.get()
         try:
             if not unused:
-                await _copy(conn, rows)  # autocommit: one statement, one transaction
+                await _insert(conn, rows)  # autocommit: one statement, one transaction
                 return
             async with conn.transaction():
                 if rows:
-                    await _copy(conn, rows)
+                    await _insert(conn, rows)
                 # Organization rows last and in id order: locked briefly, never crosswise.
                 async with conn.cursor() as cur:
                     await cur.executemany(GIVE_BACK_SQL, [
@@ -256,8 +236,8 @@ class LedgerWriter:
         return min(self._interval * 2 ** min(self.failures, 16), MAX_PAUSE)
 
     async def close(self) -> None:
-        """Let a write in progress finish (a cancelled COPY would leave its connection
-        unusable), then write everything that is left."""
+        """Let a write in progress finish (a write cancelled mid-statement would leave
+        its connection unusable), then write everything that is left."""
         self._closing = True
         self._wake.set()
         if self._task is not None:
@@ -281,12 +261,13 @@ def merged(back: list[Unused]) -> list[Unused]:
     ]
 
 
-async def _copy(conn: AsyncConnection, rows: list[LedgerRow]) -> None:
-    async with conn.cursor().copy(COPY_SQL) as copy:
-        for start in range(0, len(rows), COPY_CHUNK):
-            if start:
-                await asyncio.sleep(0)  # the requests waiting run between two chunks
-            await copy.write(copy_text(rows[start:start + COPY_CHUNK]))
+async def _insert(conn: AsyncConnection, rows: list[LedgerRow]) -> None:
+    parts = []
+    for start in range(0, len(rows), CHUNK):
+        if start:
+            await asyncio.sleep(0)
+        parts.append(json_rows(rows[start:start + CHUNK]))
+    await conn.execute(INSERT_SQL, ((b"[%s]" % b",".join(parts)).decode(),), prepare=True)
 
 
 def _name(pool: AsyncConnectionPool) -> str:

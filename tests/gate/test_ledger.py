@@ -12,7 +12,7 @@ import pytest
 from psycopg_pool import AsyncConnectionPool
 
 from app.gate.allowance import Unused
-from app.gate.ledger import COPY_CHUNK, LedgerRow, LedgerWriter, merged
+from app.gate.ledger import CHUNK, LedgerRow, LedgerWriter, merged
 from app.gate.state import MinuteView
 from tests.fixtures.net import wait_for_async
 
@@ -102,7 +102,7 @@ async def test_a_full_batch_wakes_the_writer_before_its_interval(writer_of, db, 
 
 async def test_a_batch_larger_than_a_chunk_lands_whole_and_in_order(writer_of, db, org, key_id):
     writer = writer_of()
-    count = 2 * COPY_CHUNK + 50  # three chunks, the last one short
+    count = 2 * CHUNK + 50  # three chunks, the last one short
     for i in range(count):
         writer.record(row(org, key_id, 200, f"r{i}"))
 
