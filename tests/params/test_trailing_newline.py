@@ -25,7 +25,7 @@ import sync
 from app.db.prepared import positional
 from app.events.types import Cursor
 from app.events.webhooks import addresses
-from app.gate import keys, ledger, middleware, shortcut
+from app.gate import keys, middleware, shortcut
 from app.paging import _encoded
 from app.params import TEXT_PATTERN, parse_timestamp
 from app.request_id import choose_request_id
@@ -160,8 +160,6 @@ REGEX_USES = {
     and shortcut._DIGITS.fullmatch(b"5") is not None,
     # Not a validator: it finds the placeholders of our own statements, a newline after one included.
     "app.db.prepared._PLACEHOLDER": lambda: positional("SELECT %(a)s\n") == (b"SELECT $1\n", ("a",)),
-    # Not a validator: it finds the characters the ledger's COPY text must escape.
-    "app.gate.ledger._SPECIAL": lambda: ledger._SPECIAL.search("abc\n") is not None,
 }
 
 
